@@ -1,0 +1,36 @@
+# Two commands take a fresh machine to a working state: `make demo` and `make test`.
+# Each creates .venv if missing and installs the project into it first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: demo test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/gnoming play --players 4 --seed 2026 --out examples/demo-game.json
+	$(BIN)/gnoming validate examples/demo-game.json
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check gnoming_rules tests benchmarks
+	$(BIN)/ruff format --check gnoming_rules tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build dist .mypy_cache .ruff_cache .pytest_cache

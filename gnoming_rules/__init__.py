@@ -1,0 +1,92 @@
+"""gnoming-rules: a referee for the card game Gnoming A Round.
+
+Quick start::
+
+    import random
+    import gnoming_rules as gr
+
+    rules = gr.load_ruleset("standard")
+    rng = random.Random(7)
+    state = gr.new_game(rules, players=4, first_player=0)
+    while not state.is_over:
+        if state.is_chance:
+            move = gr.sample_chance(rules, state, rng)   # a deal or a reshuffle
+        else:
+            move = rng.choice(gr.legal_moves(rules, state))
+        state = gr.apply(rules, state, move)
+    print(state.totals, state.winners)
+
+Everything here is pure: ``apply`` returns a new :class:`State` and never changes its
+inputs; refusals raise :class:`IllegalMove` with a stable ``code`` and the ``rule`` number.
+"""
+
+from .cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
+from .engine import (
+    apply,
+    explain,
+    is_legal,
+    legal_moves,
+    new_game,
+    round_first_player,
+    sample_chance,
+)
+from .errors import ERROR_CODES, GnomingError, IllegalMove, RecordError, RulesetError
+from .moves import (
+    Bounce,
+    ChanceEvent,
+    Deal,
+    Discard,
+    Draw,
+    Flip,
+    Move,
+    Place,
+    PlayerMove,
+    Reshuffle,
+    Reveal,
+)
+from .ruleset import Ruleset, bundled_rulesets, load_ruleset
+from .scoring import ScoreBreakdown, score_breakdown, score_layout
+from .state import Phase, State
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ERROR_CODES",
+    "HAZARD",
+    "MULLIGAN",
+    "Bounce",
+    "ChanceEvent",
+    "Deal",
+    "Discard",
+    "Draw",
+    "Face",
+    "Flip",
+    "GnomingError",
+    "IllegalMove",
+    "Move",
+    "Phase",
+    "Place",
+    "PlayerMove",
+    "RecordError",
+    "Reshuffle",
+    "Reveal",
+    "Ruleset",
+    "RulesetError",
+    "ScoreBreakdown",
+    "State",
+    "apply",
+    "bundled_rulesets",
+    "explain",
+    "face_from_text",
+    "face_text",
+    "is_face",
+    "is_legal",
+    "is_positive",
+    "legal_moves",
+    "load_ruleset",
+    "new_game",
+    "round_first_player",
+    "sample_chance",
+    "score_breakdown",
+    "score_layout",
+]

@@ -1,0 +1,64 @@
+"""Cards of Gnoming A Round, written by their face (RULES 1.3).
+
+A number card is the plain ``int`` on it (``7``, ``-3``); the two special cards are the
+strings ``"H"`` (hazard) and ``"M"`` (mulligan). Two cards with the same face are
+interchangeable, so a face *is* the card: no wrapper object, which keeps layouts and
+piles as plain tuples that compare, hash and serialise for free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, Literal, TypeAlias, TypeGuard
+
+HAZARD: Final = "H"
+MULLIGAN: Final = "M"
+
+Face: TypeAlias = int | Literal["H", "M"]
+"""A card, written by its face."""
+
+
+def is_face(value: object) -> TypeGuard[Face]:
+    """True for a card face: a non-zero ``int`` (not a bool), ``"H"`` or ``"M"``."""
+    if type(value) is int:
+        return value != 0
+    return value in (HAZARD, MULLIGAN)
+
+
+def is_positive(card: Face) -> bool:
+    """True for a positive number card: the only kind that can form sets and bounce."""
+    return type(card) is int and card > 0
+
+
+def face_from_text(text: str) -> Face:
+    """Read a face as a person types it: ``"7"``, ``"-2"``, ``"H"``, ``"m"``.
+
+    Raises ``ValueError`` with a one-line message for anything else.
+    """
+    word = text.strip()
+    if word.upper() in (HAZARD, MULLIGAN):
+        return HAZARD if word.upper() == HAZARD else MULLIGAN
+    try:
+        value = int(word)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a card: write a non-zero number, H or M") from None
+    if value == 0:
+        raise ValueError("0 is not a card: number cards are positive or negative")
+    return value
+
+
+def face_text(card: Face | None) -> str:
+    """The face as printed in messages and drawings (``7``, ``-3``, ``H``, ``M``, ``-``)."""
+    return "-" if card is None else str(card)
+
+
+def face_sort_key(card: Face) -> tuple[int, int]:
+    """Orders faces: numbers ascending, then hazards, then mulligans (stable for output)."""
+    if type(card) is int:
+        return (0, card)
+    return (1, 0) if card == HAZARD else (2, 0)
+
+
+def sorted_faces(cards: Iterable[Face]) -> list[Face]:
+    """The cards in :func:`face_sort_key` order: a canonical form of a multiset of cards."""
+    return sorted(cards, key=face_sort_key)

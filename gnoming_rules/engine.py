@@ -1,0 +1,617 @@
+"""The referee: a pure transition function over :class:`~gnoming_rules.state.State`.
+
+``apply(ruleset, state, move)`` returns the next state or raises
+:class:`~gnoming_rules.errors.IllegalMove`; it never changes its inputs and has no
+randomness of its own: deals and reshuffles arrive as chance events
+(:class:`~gnoming_rules.moves.Deal`, :class:`~gnoming_rules.moves.Reshuffle`), which
+:func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
+exactly the player moves ``apply`` accepts.
+
+Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
+a record validator reports: round over, reshuffle due, flips, whose move, phase, then
+the move's own checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from .cards import HAZARD, MULLIGAN, Face, face_text, is_face
+from .compiled import CompiledRules
+from .errors import GnomingError, IllegalMove
+from .moves import (
+    Bounce,
+    ChanceEvent,
+    Deal,
+    Discard,
+    Draw,
+    Flip,
+    Move,
+    Place,
+    PlayerMove,
+    Reshuffle,
+    Reveal,
+)
+from .ruleset import Ruleset
+from .scoring import layout_score
+from .state import Phase, State, initial_state
+
+_DEAL, _REVEAL, _DRAW, _PLACE = Phase.DEAL, Phase.REVEAL, Phase.DRAW, Phase.PLACE
+_BOUNCE, _FLIP, _RESHUFFLE, _OVER = Phase.BOUNCE, Phase.FLIP, Phase.RESHUFFLE, Phase.OVER
+
+_WAITING_FOR = {
+    _REVEAL: ("3.5", "reveal a face-down card (setup)"),
+    _DRAW: ("4.1", "draw"),
+    _PLACE: ("4.2", "play the held card into a slot or discard it"),
+    _BOUNCE: ("4.4", "bounce the held card or discard it"),
+    _FLIP: ("6.1", "flip a face-down card after the hazard"),
+}
+
+
+# --- public API ----------------------------------------------------------------------------
+
+
+def new_game(ruleset: Ruleset, players: int, first_player: int = 0) -> State:
+    """A game of ``players`` seats whose round 0 starts at seat ``first_player``.
+
+    The state waits for round 0's deal: pass ``sample_chance(ruleset, state, rng)`` or a
+    recorded :class:`Deal` to :func:`apply`. Raises :class:`GnomingError` (``bad-setup``)
+    when the player count is outside the ruleset's bounds or the seat does not exist.
+    """
+    rules = ruleset.compiled
+    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+        raise GnomingError(
+            "bad-setup",
+            f"players: {players!r} is outside this ruleset's {rules.min_players} to "
+            f"{rules.max_players}",
+        )
+    if type(first_player) is not int or not 0 <= first_player < players:
+        raise GnomingError(
+            "bad-setup", f"first_player: {first_player!r} is not a seat (0 to {players - 1})"
+        )
+    return initial_state(players, first_player)
+
+
+def apply(ruleset: Ruleset, state: State, move: Move) -> State:
+    """The state after ``move``; raises :class:`IllegalMove` if the rules refuse it.
+
+    Pure: ``state`` and ``move`` are left as they were, whatever happens.
+    """
+    handler = _HANDLERS.get(type(move))
+    if handler is None:
+        raise TypeError(f"not a move: {move!r}")
+    return handler(ruleset.compiled, state, move)
+
+
+def legal_moves(ruleset: Ruleset, state: State) -> list[PlayerMove]:
+    """Every player move :func:`apply` accepts in ``state`` (empty while a chance event is due).
+
+    The moves are shared immutable values, in a fixed order: slots ascending, draw pile
+    before discard piles, pile 0 before pile 1.
+    """
+    rules = ruleset.compiled
+    phase = state.phase
+    if phase is _DRAW:
+        seat = state.turn
+        options = rules.draw_moves[seat]
+        moves: list[PlayerMove] = [options[0]] if state.draw_pile else []
+        piles = state.discard_piles
+        if piles[0]:
+            moves.append(options[1])
+        if piles[1]:
+            moves.append(options[2])
+        return moves
+    if phase is _PLACE:
+        seat = state.turn
+        moves = list(_playable_slots(rules, state, seat))
+        if not (state.taken_from_discard and rules.taken_must_be_played):
+            moves += _discards(rules, state, seat)
+        return moves
+    if phase is _BOUNCE:
+        seat = state.turn
+        moves = []
+        if _bounce_refusal(rules, state) is None:
+            filled = state.filled
+            moves = [m for m in rules.bounce_moves[seat] if not filled >> m.slot & 1]
+        return moves + _discards(rules, state, seat)
+    if phase is _REVEAL:
+        seat = state.turn
+        up = state.face_up[seat]
+        return [m for m in rules.reveal_moves[seat] if not up >> m.slot & 1]
+    if phase is _FLIP:
+        seat = state.flips_owed[0]
+        up = state.face_up[seat]
+        return [m for m in rules.flip_moves[seat] if not up >> m.slot & 1]
+    return []
+
+
+def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
+    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``."""
+    try:
+        apply(ruleset, state, move)
+    except IllegalMove as refusal:
+        return refusal
+    return None
+
+
+def is_legal(ruleset: Ruleset, state: State, move: Move) -> bool:
+    """True when :func:`apply` accepts ``move`` in ``state``."""
+    return explain(ruleset, state, move) is None
+
+
+def sample_chance(ruleset: Ruleset, state: State, rng: random.Random) -> ChanceEvent:
+    """Draw the chance event due in ``state`` from ``rng``: a shuffled deal or reshuffle.
+
+    All randomness of a game passes through here, from a generator you own: seed it for a
+    repeatable game. Raises ``ValueError`` when no chance event is due.
+    """
+    if state.phase is _DEAL:
+        cards = list(ruleset.compiled.deck)
+        rng.shuffle(cards)
+        return Deal(tuple(cards))
+    if state.phase is _RESHUFFLE:
+        below = [*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]]
+        rng.shuffle(below)
+        return Reshuffle(tuple(below))
+    raise ValueError(f"no chance event is due in phase {state.phase.name}")
+
+
+def round_first_player(ruleset: Ruleset, state: State) -> int:
+    """The seat that starts the current round (RULES 2.2)."""
+    return ruleset.compiled.first_player_of_round(state.first_player, state.round, state.players)
+
+
+# --- legal-move helpers ----------------------------------------------------------------------
+
+
+def _playable_slots(rules: CompiledRules, state: State, seat: int) -> Sequence[Place]:
+    """Place moves allowed by the mulligan limit (RULES 7.2); every slot otherwise."""
+    options = rules.place_moves[seat]
+    if state.held != MULLIGAN:
+        return options
+    layout, up = state.cards[seat], state.face_up[seat]
+    up_mulligans = [s for s, card in enumerate(layout) if card == MULLIGAN and up >> s & 1]
+    if len(up_mulligans) < rules.max_mulligans:
+        return options
+    return [options[s] for s in up_mulligans]
+
+
+def _discards(rules: CompiledRules, state: State, seat: int) -> list[Discard]:
+    """Discard moves for the held card (RULES 4.4): a hazard names no pile."""
+    options = rules.discard_moves[seat]
+    if state.held == HAZARD:
+        return [options[2]]
+    first_empty, second_empty = not state.discard_piles[0], not state.discard_piles[1]
+    if first_empty != second_empty:
+        return [options[0] if first_empty else options[1]]
+    return [options[0], options[1]]
+
+
+def _bounce_refusal(rules: CompiledRules, state: State) -> IllegalMove | None:
+    """Why the held card may not bounce now (RULES 5.1-5.4), or ``None`` if it may."""
+    held = state.held
+    if not rules.bounce:
+        return IllegalMove("cannot-bounce", "5.3", "bouncing is off in this ruleset")
+    if not state.chain:
+        return IllegalMove(
+            "cannot-bounce",
+            "5.1",
+            "a bounce chain starts only when the play displaced a face-down card; "
+            "this play displaced a face-up one",
+        )
+    if type(held) is not int or held < 0:
+        kind = "negative cards" if isinstance(held, int) else "mulligans and hazards"
+        return IllegalMove(
+            "cannot-bounce", "5.4", f"the held {face_text(held)} cannot bounce: {kind} never do"
+        )
+    seat = state.turn
+    layout, up = state.cards[seat], state.face_up[seat]
+    for slot, card in enumerate(layout):
+        if card == held and up >> slot & 1:
+            return None
+    return IllegalMove(
+        "cannot-bounce",
+        "5.2",
+        f"the held {held} matches no face-up {held} in seat {seat}'s layout",
+    )
+
+
+# --- checks shared by the handlers ------------------------------------------------------------
+
+
+def _check_in_play(state: State) -> None:
+    """RECORD order 2.1-2.2: the round is live and no reshuffle is due."""
+    phase = state.phase
+    if phase is _OVER:
+        raise IllegalMove("moves-after-end", "9.1", "the game is over: no more moves")
+    if phase is _DEAL:
+        if state.round == 0:
+            raise IllegalMove("wrong-phase", "3.1", "the game has not been dealt yet")
+        raise IllegalMove(
+            "moves-after-end",
+            "8.1",
+            f"round {state.round - 1} is over; round {state.round} waits for its deal",
+        )
+    if phase is _RESHUFFLE:
+        raise IllegalMove(
+            "wrong-phase",
+            "8.7",
+            "the draw pile ran out: the reshuffle of the discard piles must come first",
+        )
+
+
+def _check_actor(state: State, move: PlayerMove, *phases: Phase) -> None:
+    """RECORD order 2.4: the right seat, then a move that fits the phase."""
+    _check_in_play(state)
+    actor = state.actor
+    phase = state.phase
+    rule, waiting = _WAITING_FOR[phase]
+    if type(move.player) is not int or move.player != actor:
+        raise IllegalMove(
+            "not-your-turn",
+            rule if phase in (_REVEAL, _FLIP) else "2.1",
+            f"{move.action} by seat {move.player!r} refused: seat {actor} must {waiting}",
+        )
+    if phase not in phases:
+        raise IllegalMove(
+            "wrong-phase", rule, f"{move.action} refused: seat {actor} must {waiting} first"
+        )
+
+
+def _check_slot(rules: CompiledRules, slot: object, rule: str) -> int:
+    if type(slot) is not int or not 0 <= slot < rules.slots:
+        raise IllegalMove(
+            "bad-slot",
+            rule,
+            f"slot {slot!r} is not in the {rules.rows}x{rules.cols} layout "
+            f"(slots 0 to {rules.slots - 1})",
+        )
+    return slot
+
+
+def _check_face_down(state: State, seat: int, slot: int, rule: str) -> None:
+    if state.face_up[seat] >> slot & 1:
+        down = [s for s in range(len(state.cards[seat])) if not state.face_up[seat] >> s & 1]
+        raise IllegalMove(
+            "slot-face-up",
+            rule,
+            f"seat {seat}'s slot {slot} is already face up (face down: {down})",
+        )
+
+
+def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _replace_card(
+    layouts: tuple[tuple[Face, ...], ...], seat: int, slot: int, card: Face
+) -> tuple[tuple[Face, ...], ...]:
+    layout = layouts[seat]
+    return (*layouts[:seat], (*layout[:slot], card, *layout[slot + 1 :]), *layouts[seat + 1 :])
+
+
+# --- handlers ----------------------------------------------------------------------------------
+
+
+def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
+    _check_actor(state, move, _REVEAL)
+    seat = move.player
+    slot = _check_slot(rules, move.slot, "3.5")
+    _check_face_down(state, seat, slot, "3.5")
+    face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
+    revealed = state._replace(face_up=face_up)
+    if face_up[seat].bit_count() < rules.face_up_at_start:
+        return revealed
+    following = (seat + 1) % state.players
+    starter = rules.first_player_of_round(state.first_player, state.round, state.players)
+    if following == starter:
+        return _begin_turn(rules, revealed, starter, None)
+    return revealed._replace(turn=following)
+
+
+def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
+    _check_actor(state, move, _DRAW)
+    pile = move.pile
+    if pile is None:
+        deck = state.draw_pile
+        if not deck:
+            raise IllegalMove(
+                "empty-pile", "4.1", "the draw pile is empty: take the top of a discard pile"
+            )
+        rest = deck[1:]
+        phase = _PLACE
+        if (
+            not rest
+            and rules.reshuffle
+            and (len(state.discard_piles[0]) > 1 or len(state.discard_piles[1]) > 1)
+        ):
+            phase = _RESHUFFLE
+        return state._replace(phase=phase, draw_pile=rest, held=deck[0], taken_from_discard=False)
+    if type(pile) is not int or pile not in (0, 1):
+        raise IllegalMove("bad-record", "4.1", f"pile {pile!r} does not exist (0 or 1)")
+    source = state.discard_piles[pile]
+    if not source:
+        raise IllegalMove("empty-pile", "4.1", f"discard pile {pile} is empty")
+    piles = (
+        (source[:-1], state.discard_piles[1])
+        if pile == 0
+        else (
+            state.discard_piles[0],
+            source[:-1],
+        )
+    )
+    return state._replace(
+        phase=_PLACE, discard_piles=piles, held=source[-1], taken_from_discard=True
+    )
+
+
+def _place(rules: CompiledRules, state: State, move: Place) -> State:
+    _check_actor(state, move, _PLACE)
+    seat = move.player
+    slot = _check_slot(rules, move.slot, "4.2")
+    held = state.held
+    assert held is not None
+    layout, up = state.cards[seat], state.face_up[seat]
+    bit = 1 << slot
+    if held == MULLIGAN and not (up & bit and layout[slot] == MULLIGAN):
+        count = sum(1 for s, card in enumerate(layout) if card == MULLIGAN and up >> s & 1)
+        if count + 1 > rules.max_mulligans:
+            raise IllegalMove(
+                "mulligan-limit",
+                "7.2",
+                f"a mulligan in slot {slot} would make {count + 1} face-up mulligans in "
+                f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
+            )
+    return state._replace(
+        phase=_BOUNCE,
+        cards=_replace_card(state.cards, seat, slot, held),
+        face_up=_replace_item(state.face_up, seat, up | bit),
+        held=layout[slot],
+        taken_from_discard=False,
+        filled=bit,
+        chain=not up & bit,
+    )
+
+
+def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
+    _check_actor(state, move, _BOUNCE)
+    refusal = _bounce_refusal(rules, state)
+    if refusal is not None:
+        raise refusal
+    seat = move.player
+    slot = _check_slot(rules, move.slot, "5.3")
+    bit = 1 << slot
+    if state.filled & bit:
+        raise IllegalMove(
+            "slot-already-filled",
+            "5.3",
+            f"slot {slot} was already filled this turn; bounce into a slot not yet filled",
+        )
+    held = state.held
+    assert held is not None
+    return state._replace(
+        cards=_replace_card(state.cards, seat, slot, held),
+        face_up=_replace_item(state.face_up, seat, state.face_up[seat] | bit),
+        held=state.cards[seat][slot],
+        filled=state.filled | bit,
+    )
+
+
+def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
+    _check_actor(state, move, _PLACE, _BOUNCE)
+    if state.phase is _PLACE and state.taken_from_discard and rules.taken_must_be_played:
+        raise IllegalMove(
+            "must-play-taken-card",
+            "4.5",
+            f"the {face_text(state.held)} taken from a discard pile must be played into a slot",
+        )
+    held = state.held
+    pile = move.pile
+    piles = state.discard_piles
+    seat = state.turn
+    if held == HAZARD:
+        if pile is not None:
+            raise IllegalMove(
+                "bad-record", "6.1", "a hazard leaves the game: its discard names no pile"
+            )
+        owed = _flips_owed(rules, state, seat)
+        after = state._replace(removed=(*state.removed, HAZARD), held=None, filled=0, chain=False)
+        if owed:
+            return after._replace(phase=_FLIP, flips_owed=owed)
+        return _end_turn(rules, after)
+    if pile is None:
+        raise IllegalMove("bad-record", "4.4", f"the discard of a {held} must name a pile")
+    if type(pile) is not int or pile not in (0, 1):
+        raise IllegalMove("bad-record", "4.4", f"pile {pile!r} does not exist (0 or 1)")
+    if piles[pile] and not (piles[0] and piles[1]):
+        raise IllegalMove(
+            "must-use-empty-pile",
+            "4.4",
+            f"discard pile {1 - pile} is empty: the discard must start it again",
+        )
+    assert held is not None
+    new_piles = ((*piles[0], held), piles[1]) if pile == 0 else (piles[0], (*piles[1], held))
+    return _end_turn(
+        rules,
+        state._replace(
+            discard_piles=new_piles, held=None, taken_from_discard=False, filled=0, chain=False
+        ),
+    )
+
+
+def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
+    _check_in_play(state)
+    owed = state.flips_owed if state.phase is _FLIP else ()
+    if move.player not in owed:
+        raise IllegalMove("no-flip-owed", "6.1", f"seat {move.player!r} owes no flip")
+    if owed[0] != move.player:
+        raise IllegalMove("not-your-turn", "6.1", f"seat {owed[0]} flips before seat {move.player}")
+    seat = move.player
+    slot = _check_slot(rules, move.slot, "6.1")
+    _check_face_down(state, seat, slot, "6.1")
+    flipped = state._replace(
+        face_up=_replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot),
+        flips_owed=owed[1:],
+    )
+    if len(owed) > 1:
+        return flipped
+    return _end_turn(rules, flipped)
+
+
+def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
+    if state.phase is not _DEAL:
+        raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
+    cards = move.cards
+    _check_same_cards(cards, rules.deck_counts, "bad-deal", "3.1", "the deal")
+    players, size = state.players, rules.slots
+    layouts = tuple(tuple(cards[seat * size : (seat + 1) * size]) for seat in range(players))
+    position = players * size
+    starts: list[tuple[Face, ...]] = []
+    removed: list[Face] = []
+    while len(starts) < 2:
+        card = cards[position]
+        position += 1
+        if card == HAZARD:
+            removed.append(card)
+        else:
+            starts.append((card,))
+    starter = rules.first_player_of_round(state.first_player, state.round, players)
+    dealt = state._replace(
+        phase=_REVEAL,
+        turn=starter,
+        cards=layouts,
+        face_up=(0,) * players,
+        draw_pile=tuple(cards[position:]),
+        discard_piles=tuple(starts),
+        removed=tuple(removed),
+        held=None,
+        taken_from_discard=False,
+        filled=0,
+        chain=False,
+        flips_owed=(),
+        went_out=None,
+    )
+    if rules.face_up_at_start == 0:
+        return _begin_turn(rules, dealt, starter, None)
+    return dealt
+
+
+def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
+    if state.phase is not _RESHUFFLE:
+        raise IllegalMove(
+            "wrong-phase",
+            "8.7",
+            "no reshuffle is due: one comes only right after a draw that empties the draw pile",
+        )
+    first, second = state.discard_piles
+    below = Counter([*first[:-1], *second[:-1]])
+    _check_same_cards(move.cards, below, "bad-reshuffle", "8.7", "the reshuffle")
+    return state._replace(
+        phase=_PLACE, draw_pile=tuple(move.cards), discard_piles=(first[-1:], second[-1:])
+    )
+
+
+def _check_same_cards(
+    cards: Sequence[object], expected: Counter[Face], code: str, rule: str, what: str
+) -> None:
+    faces: list[Face] = []
+    for index, card in enumerate(cards):
+        if not is_face(card):
+            raise IllegalMove(code, rule, f"{what}: item {index} ({card!r}) is not a card")
+        faces.append(card)
+    got = Counter(faces)
+    if got == expected:
+        return
+    missing = expected - got
+    extra = got - expected
+    parts = [f"{what} must hold exactly {sum(expected.values())} cards, got {len(cards)}"]
+    if missing:
+        parts.append("missing " + _count_text(missing))
+    if extra:
+        parts.append("not expected " + _count_text(extra))
+    raise IllegalMove(code, rule, "; ".join(parts))
+
+
+def _count_text(counts: Counter[Face]) -> str:
+    return ", ".join(
+        f"{n}x {card}" for card, n in sorted(counts.items(), key=lambda kv: str(kv[0]))
+    )
+
+
+# --- turn and round structure --------------------------------------------------------------
+
+
+def _flips_owed(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...]:
+    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (RULES 6.1-6.2)."""
+    players = state.players
+    if rules.hazard_flips == "none":
+        return ()
+    count = players if rules.hazard_flips == "others" else min(players, 2)
+    least = 2 if rules.spare_last_card else 1
+    return tuple(
+        other
+        for other in ((seat + step) % players for step in range(1, count))
+        if state.face_down_count(other) >= least
+    )
+
+
+def _end_turn(rules: CompiledRules, state: State) -> State:
+    """After the discard and any flips: going out (8.1), the final lap, the next turn."""
+    seat = state.turn
+    went_out = state.went_out
+    if went_out is None and state.face_up[seat] == rules.full_mask:
+        went_out = seat
+    following = (seat + 1) % state.players
+    if went_out is not None and following == went_out:
+        return _end_round(rules, state, went_out)
+    return _begin_turn(rules, state, following, went_out)
+
+
+def _begin_turn(rules: CompiledRules, state: State, seat: int, went_out: int | None) -> State:
+    """Start ``seat``'s turn, or end the round when there is nothing to draw (RULES 8.7)."""
+    if not state.draw_pile and (
+        not rules.reshuffle or not (state.discard_piles[0] or state.discard_piles[1])
+    ):
+        return _end_round(rules, state, went_out)
+    return state._replace(phase=_DRAW, turn=seat, went_out=went_out)
+
+
+def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> State:
+    """Turn every card up, score the round (8.2-8.6) and wait for the next deal or stop."""
+    base = [layout_score(rules, layout) for layout in state.cards]
+    final = list(base)
+    if went_out is not None:
+        others = [score for seat, score in enumerate(base) if seat != went_out]
+        mine = base[went_out]
+        lowest = not others or (
+            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
+        )
+        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    following = state.round + 1
+    return state._replace(
+        round=following,
+        phase=_OVER if following >= rules.rounds else _DEAL,
+        turn=-1,
+        face_up=(rules.full_mask,) * state.players,
+        held=None,
+        taken_from_discard=False,
+        filled=0,
+        chain=False,
+        flips_owed=(),
+        went_out=went_out,
+        scores=(*state.scores, tuple(final)),
+    )
+
+
+_HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
+    Reveal: _reveal,  # type: ignore[dict-item]
+    Draw: _draw,  # type: ignore[dict-item]
+    Place: _place,  # type: ignore[dict-item]
+    Bounce: _bounce,  # type: ignore[dict-item]
+    Discard: _discard,  # type: ignore[dict-item]
+    Flip: _flip,  # type: ignore[dict-item]
+    Deal: _deal,  # type: ignore[dict-item]
+    Reshuffle: _reshuffle,  # type: ignore[dict-item]
+}

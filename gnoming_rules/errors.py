@@ -1,0 +1,85 @@
+"""One exception family for everything gnoming-rules refuses.
+
+Every error carries a stable ``code`` (the codes of RECORD.md, plus a few for library
+use such as ``bad-ruleset``) and a one-line ``message`` that says what was wrong and, where
+it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
+:class:`GnomingError` to handle them all, or a subclass for one kind.
+"""
+
+from __future__ import annotations
+
+
+class GnomingError(Exception):
+    """Base of every error the library raises on purpose."""
+
+    code: str
+    message: str
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class RulesetError(GnomingError):
+    """A ruleset that cannot be found (``unknown-ruleset``) or cannot be played (``bad-ruleset``).
+
+    The message names the file and the field, e.g.
+    ``rulesets/mine.yaml: layout.rows: must be between 2 and 5, got 7``.
+    """
+
+
+class IllegalMove(GnomingError):
+    """A move the rules refuse in this state.
+
+    ``rule`` is the number in RULES.md that the refusal enforces (``"7.2"``), or ``None``
+    where no single rule applies. The state is never changed: ``apply`` is pure.
+    """
+
+    rule: str | None
+
+    def __init__(self, code: str, rule: str | None, message: str) -> None:
+        super().__init__(code, message)
+        self.rule = rule
+
+
+class RecordError(GnomingError):
+    """A game record that is not a playable record (``bad-record``, ``bad-deal``, ...).
+
+    ``round`` and ``move`` locate the fault (0-based) where it lies inside a move or round.
+    """
+
+    round: int | None
+    move: int | None
+
+    def __init__(
+        self, code: str, message: str, round: int | None = None, move: int | None = None
+    ) -> None:
+        super().__init__(code, message)
+        self.round = round
+        self.move = move
+
+
+ERROR_CODES: tuple[str, ...] = (
+    "bad-record",
+    "bad-deal",
+    "unknown-ruleset",
+    "ruleset-mismatch",
+    "not-your-turn",
+    "wrong-phase",
+    "bad-slot",
+    "slot-face-up",
+    "empty-pile",
+    "must-use-empty-pile",
+    "must-play-taken-card",
+    "cannot-bounce",
+    "slot-already-filled",
+    "mulligan-limit",
+    "no-flip-owed",
+    "bad-reshuffle",
+    "card-mismatch",
+    "score-mismatch",
+    "result-mismatch",
+    "moves-after-end",
+)
+"""The stable error codes of a record verdict (RECORD.md), in the order the spec lists them."""

@@ -1,0 +1,125 @@
+"""Moves: small immutable values, one class per action of RECORD.md, plus chance events.
+
+Player moves name the seat that makes them. Chance events (:class:`Deal`,
+:class:`Reshuffle`) carry the random outcome itself, so the engine has no randomness of
+its own and a replay is exact. Moves compare and hash by value; the engine hands out
+shared instances from :func:`gnoming_rules.legal_moves`, so bots need not build any.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, TypeAlias
+
+from .cards import Face, face_text
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Setup: ``player`` turns up one of their face-down cards (RULES 3.5)."""
+
+    action: ClassVar[str] = "reveal"
+    player: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"seat {self.player} reveals slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``player`` draws from the draw pile (``pile=None``) or discard ``pile`` 0 or 1 (4.1)."""
+
+    action: ClassVar[str] = "draw"
+    player: int
+    pile: int | None = None
+
+    @property
+    def source(self) -> str:
+        """``"deck"`` or ``"discard"``, as in a record."""
+        return "deck" if self.pile is None else "discard"
+
+    def __str__(self) -> str:
+        where = "the draw pile" if self.pile is None else f"discard pile {self.pile}"
+        return f"seat {self.player} draws from {where}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """``player`` plays the held card into ``slot``; the card there becomes held (4.2)."""
+
+    action: ClassVar[str] = "place"
+    player: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"seat {self.player} plays the held card into slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bounce:
+    """``player`` bounces the held card into ``slot``, displacing the card there (5.3)."""
+
+    action: ClassVar[str] = "bounce"
+    player: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"seat {self.player} bounces the held card into slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """``player`` discards the held card on ``pile``; a hazard names no pile (4.4, 6.1)."""
+
+    action: ClassVar[str] = "discard"
+    player: int
+    pile: int | None = None
+
+    def __str__(self) -> str:
+        where = "out of the game (hazard)" if self.pile is None else f"on discard pile {self.pile}"
+        return f"seat {self.player} discards {where}"
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    """After a hazard, ``player`` turns up one of their face-down cards (6.1)."""
+
+    action: ClassVar[str] = "flip"
+    player: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"seat {self.player} flips slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: the round's shuffled deck, top card first (RULES 3.1)."""
+
+    action: ClassVar[str] = "deal"
+    cards: tuple[Face, ...]
+
+    def __str__(self) -> str:
+        return f"deal of {len(self.cards)} cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """Chance: the new draw pile after the draw pile ran out, top card first (RULES 8.7)."""
+
+    action: ClassVar[str] = "reshuffle"
+    cards: tuple[Face, ...]
+
+    def __str__(self) -> str:
+        return f"reshuffle into {' '.join(face_text(c) for c in self.cards)}"
+
+
+PlayerMove: TypeAlias = Reveal | Draw | Place | Bounce | Discard | Flip
+"""A decision by a seat."""
+ChanceEvent: TypeAlias = Deal | Reshuffle
+"""A random outcome, supplied from outside the engine."""
+Move: TypeAlias = PlayerMove | ChanceEvent
+"""Anything :func:`gnoming_rules.apply` takes."""
+
+PLAYER_MOVE_TYPES: tuple[type[PlayerMove], ...] = (Reveal, Draw, Place, Bounce, Discard, Flip)

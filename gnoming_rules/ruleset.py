@@ -1,0 +1,365 @@
+"""Rulesets: every rule toggle and the deck, as data (RULES.md, every **[toggle]**).
+
+A ruleset is a YAML file checked into a frozen pydantic :class:`Ruleset`. A variant
+names another with ``extends:`` and overrides a few fields; the two are combined as a
+JSON Merge Patch (RFC 7386): mappings merge key by key, ``null`` deletes a key, anything
+else replaces. The resolved ruleset has no ``extends`` and is what the engine plays.
+
+Rules identity: :attr:`Ruleset.sha256` hashes :meth:`Ruleset.canonical_json`, the
+resolved ruleset without its ``name`` and ``description`` (labels, not rules), as JSON with
+sorted keys and no spaces. Records carry it so that a replay under edited rules is caught.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import RulesetError
+
+if TYPE_CHECKING:
+    from .compiled import CompiledRules
+
+RulesetSource = str | Path | Mapping[str, Any]
+"""What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
+
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def _number_face(value: object) -> object:
+    """Deck keys: YAML gives ints, JSON gives strings such as ``"-3"``; accept both."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+    return value
+
+
+def _nonzero(value: int) -> int:
+    if value == 0:
+        raise ValueError("0 is not a card face: number cards are positive or negative")
+    return value
+
+
+NumberFace = Annotated[int, BeforeValidator(_number_face), Field(strict=True)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class Deck(_Model):
+    """The cards of the game (RULES 1.1-1.2). Each face is given with its number of copies."""
+
+    numbers: dict[NumberFace, Annotated[int, Field(ge=1)]] = Field(
+        description="Number cards: face value (non-zero integer) -> copies (at least 1)."
+    )
+    hazards: int = Field(ge=0, description="Hazard cards (face H).")
+    mulligans: int = Field(ge=0, description="Mulligan cards (face M).")
+
+    @model_validator(mode="after")
+    def _faces_are_cards(self) -> Deck:
+        for face in self.numbers:
+            if face == 0:
+                raise ValueError("deck.numbers: 0 is not a card face (use positive or negative)")
+        return self
+
+    @property
+    def size(self) -> int:
+        """How many cards the deck holds."""
+        return sum(self.numbers.values()) + self.hazards + self.mulligans
+
+
+class Players(_Model):
+    """How many may sit at the table (RULES 2.1)."""
+
+    min: int = Field(ge=1, description="Fewest players.")
+    max: int = Field(ge=1, description="Most players; the deck must deal to this many.")
+
+
+class Layout(_Model):
+    """Each player's grid (RULES 2.3) and how many cards each reveals at setup (3.5)."""
+
+    rows: int = Field(ge=2, le=5, description="Rows of the grid (2 to 5).")
+    cols: int = Field(ge=2, le=5, description="Columns of the grid (2 to 5).")
+    face_up_at_start: int = Field(
+        ge=0, description="Cards each player reveals during setup (RULES 3.5)."
+    )
+
+
+class DiscardRules(_Model):
+    """Discarding (RULES 4.4-4.5)."""
+
+    taken_must_be_played: bool = Field(
+        description="A card taken from a discard pile must be played, not discarded back (4.5)."
+    )
+
+
+class HazardRules(_Model):
+    """Hazards (RULES §6, 8.5)."""
+
+    flips: Literal["others", "next", "none"] = Field(
+        description="Who flips a card when a hazard is discarded: every other player, only "
+        "the next player, or nobody (6.1)."
+    )
+    spare_last_card: bool = Field(
+        description="A player with fewer than two face-down cards does not flip (6.2)."
+    )
+    penalty: int = Field(description="Score of a hazard left in a layout (8.5).")
+
+
+class MulliganRules(_Model):
+    """Mulligans (RULES §7, 8.4)."""
+
+    max_face_up: int = Field(
+        ge=0,
+        description="Limit on face-up mulligans a play may reach (7.2); also how many "
+        "mulligans can be wild in scoring (8.2).",
+    )
+    unmatched_value: int = Field(description="Score of a mulligan in no set (8.4).")
+
+
+class GoingOut(_Model):
+    """The bonus or penalty of the player who went out (RULES 8.6)."""
+
+    bonus: int = Field(description="Added when the player who went out has the lowest score.")
+    penalty: int = Field(description="Added when the player who went out does not.")
+    ties_count_as_lowest: bool = Field(
+        description="A score tied for lowest counts as lowest (8.6)."
+    )
+
+
+class Ruleset(_Model):
+    """A resolved ruleset: the deck and every rule toggle, as the engine plays them.
+
+    Build one with :func:`load_ruleset`. Models are frozen; the engine reads the derived
+    tables in :attr:`compiled`, built once per ruleset.
+    """
+
+    name: str = Field(default="", description="A label; not part of the rules identity.")
+    description: str = Field(default="", description="A label; not part of the rules identity.")
+    deck: Deck
+    players: Players
+    rounds: int = Field(ge=1, description="Rounds in a game (2.2).")
+    first_player: Literal["rotate", "fixed"] = Field(
+        description="Who starts each later round: one seat further on, or the same seat (2.2)."
+    )
+    layout: Layout
+    discard: DiscardRules
+    bounce: bool = Field(description="Bouncing is allowed (§5).")
+    hazard: HazardRules
+    mulligan: MulliganRules
+    going_out: GoingOut
+    empty_draw_pile: Literal["reshuffle", "end_round"] = Field(
+        description="When the draw pile runs out: reshuffle the discards below their tops, "
+        "or end the round when a turn would begin with an empty draw pile (8.7)."
+    )
+
+    @model_validator(mode="after")
+    def _playable(self) -> Ruleset:
+        if self.players.min > self.players.max:
+            raise ValueError(
+                f"players: min ({self.players.min}) is greater than max ({self.players.max})"
+            )
+        slots = self.layout.rows * self.layout.cols
+        if self.layout.face_up_at_start > slots:
+            raise ValueError(
+                f"layout.face_up_at_start: {self.layout.face_up_at_start} is more than the "
+                f"{slots} cards of a {self.layout.rows}x{self.layout.cols} layout"
+            )
+        needed = self.players.max * slots + 2 + self.deck.hazards
+        if self.deck.size < needed:
+            raise ValueError(
+                f"deck: {self.deck.size} cards cannot deal {slots} to each of players.max = "
+                f"{self.players.max} players and start two discard piles (needs {needed}, "
+                f"counting {self.deck.hazards} hazards that may be set aside at the start)"
+            )
+        if (
+            self.mulligan.max_face_up == 0
+            and self.deck.mulligans > 0
+            and self.discard.taken_must_be_played
+        ):
+            raise ValueError(
+                "mulligan.max_face_up: 0 leaves a mulligan taken from a discard pile neither "
+                "playable nor discardable; allow at least 1 or set "
+                "discard.taken_must_be_played to false"
+            )
+        return self
+
+    @property
+    def slots(self) -> int:
+        """Cards in one layout (rows x cols)."""
+        return self.layout.rows * self.layout.cols
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The rules as plain JSON data, without the ``name`` and ``description`` labels."""
+        return self.model_dump(mode="json", exclude={"name", "description"})
+
+    def canonical_json(self) -> str:
+        """The canonical JSON form hashed by :attr:`sha256` (sorted keys, no spaces, UTF-8)."""
+        return json.dumps(
+            self.rules_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+
+    @cached_property
+    def sha256(self) -> str:
+        """SHA-256 (hex) of :meth:`canonical_json`: the identity of these rules."""
+        return hashlib.sha256(self.canonical_json().encode("utf-8")).hexdigest()
+
+    @cached_property
+    def compiled(self) -> CompiledRules:
+        """Derived tables for the engine's hot path (lines, masks, cached moves)."""
+        from .compiled import CompiledRules
+
+        return CompiledRules.build(self)
+
+
+# --- loading -------------------------------------------------------------------------------
+
+
+def bundled_dir() -> Path:
+    """The folder of bundled rulesets: inside an installed wheel, else the source tree's."""
+    packaged = resources.files("gnoming_rules") / "_bundled" / "rulesets"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "rulesets"
+
+
+def bundled_rulesets() -> list[str]:
+    """Names of the bundled rulesets, sorted (``standard`` and its variants)."""
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+def looks_like_path(reference: str) -> bool:
+    """A reference is a path if it has a folder separator or a YAML/JSON suffix, else a name."""
+    return "/" in reference or "\\" in reference or reference.lower().endswith(_SUFFIXES)
+
+
+def merge_patch(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    """RFC 7386 JSON Merge Patch: ``patch`` over ``base``; neither input is changed."""
+    merged = dict(base)
+    for key, value in patch.items():
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = merge_patch(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def load_ruleset(source: RulesetSource, *, base_dir: Path | None = None) -> Ruleset:
+    """Load, resolve (``extends``) and check a ruleset.
+
+    ``source`` is a bundled name (``"standard"``), a path to a YAML or JSON file, or a
+    mapping (an inline ruleset, which may itself say ``extends:``). Relative paths are
+    read from ``base_dir`` (default: the current folder); an ``extends:`` path inside a
+    file is relative to that file's folder.
+
+    Raises :class:`RulesetError`: ``unknown-ruleset`` when a name or file is not found,
+    ``bad-ruleset`` when it cannot be read or played; the message names the field.
+    """
+    base = base_dir if base_dir is not None else Path.cwd()
+    if isinstance(source, Mapping):
+        data, label = _resolve_mapping(source, base, "inline ruleset", ())
+        default_name = _default_name(source, "inline")
+    else:
+        data, label, default_name = _resolve_reference(str(source), base, ())
+    data.setdefault("name", default_name)
+    return _validate(data, label)
+
+
+def _default_name(mapping: Mapping[str, Any], fallback: str) -> str:
+    parent = mapping.get("extends")
+    return f"{parent}+" if isinstance(parent, str) and parent else fallback
+
+
+def _resolve_reference(
+    reference: str, base: Path, chain: tuple[str, ...]
+) -> tuple[dict[str, Any], str, str]:
+    """Read the ruleset a name or path refers to; returns (merged data, label, default name)."""
+    if looks_like_path(reference):
+        path = (base / reference).resolve()
+        label, name = str(reference), path.stem
+    else:
+        path = bundled_dir() / f"{reference}.yaml"
+        label, name = f"{reference}", reference
+        if not path.is_file():
+            known = ", ".join(bundled_rulesets())
+            raise RulesetError(
+                "unknown-ruleset", f"no bundled ruleset named {reference!r} (bundled: {known})"
+            )
+    key = str(path)
+    if key in chain:
+        cycle = " -> ".join([*chain, key])
+        raise RulesetError("bad-ruleset", f"{label}: extends forms a cycle: {cycle}")
+    if not path.is_file():
+        raise RulesetError("unknown-ruleset", f"{label}: no such ruleset file")
+    raw = _read_document(path, label)
+    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key))
+    return data, label, name
+
+
+def _read_document(path: Path, label: str) -> Mapping[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RulesetError("bad-ruleset", f"{label}: cannot read: {error}") from None
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "not valid YAML"
+        raise RulesetError("bad-ruleset", f"{label}: {problem}{where}") from None
+    if not isinstance(document, Mapping):
+        raise RulesetError("bad-ruleset", f"{label}: a ruleset must be a mapping of fields")
+    return document
+
+
+def _resolve_mapping(
+    mapping: Mapping[str, Any], base: Path, label: str, chain: tuple[str, ...]
+) -> tuple[dict[str, Any], str]:
+    data = dict(mapping)
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data, label
+    if not isinstance(parent, str) or not parent:
+        raise RulesetError("bad-ruleset", f"{label}: extends: must name a ruleset or a file")
+    parent_data, _, _ = _resolve_reference(parent, base, chain)
+    parent_data.pop("name", None)
+    parent_data.pop("description", None)
+    return merge_patch(parent_data, data), label
+
+
+def _validate(data: dict[str, Any], label: str) -> Ruleset:
+    try:
+        return Ruleset.model_validate(data)
+    except ValidationError as error:
+        raise RulesetError("bad-ruleset", f"{label}: {describe_validation_error(error)}") from None
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """The first problem of a pydantic error as ``field.path: what is wrong``, on one line."""
+    first = error.errors(include_url=False)[0]
+    location = ".".join(str(part) for part in first["loc"])
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        message = "unknown field"
+    elif kind == "missing":
+        message = "missing field"
+    elif kind == "value_error":
+        message = str(first["ctx"]["error"]) if "ctx" in first else first["msg"]
+        return message if not location else f"{location}: {message}"
+    else:
+        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {first['input']!r}"
+    extra = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"{location or '(top)'}: {message}{extra}"

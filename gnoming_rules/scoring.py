@@ -1,0 +1,173 @@
+"""Scoring a layout (RULES §8): sets, wild mulligans, negatives, hazards.
+
+A row or column is a *set* when every card in it is a positive card or a wild mulligan,
+it holds at least one positive card, and all its positive cards share one value ``v``;
+it scores ``-v``, and its cards score nothing else. Cards in no set score their value
+(a hazard its penalty, a mulligan its unmatched value). The referee picks which
+mulligans are wild, at most the ruleset's limit, to make the layout's score lowest; a
+wild mulligan may stand for one value in its row and another in its column.
+
+:func:`score_layout` is the fast path used at the end of every round;
+:func:`score_breakdown` also says which lines were sets and what each card counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import HAZARD, MULLIGAN, Face, face_text
+from .compiled import CompiledRules, Line
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class SetLine:
+    """A row or column that scored as a set."""
+
+    name: str
+    slots: tuple[int, ...]
+    value: int
+    """The shared positive value ``v``; the line scores ``-v``."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardScore:
+    """What one card of the layout counted."""
+
+    slot: int
+    card: Face
+    points: int
+    """Points for the card itself: 0 when it lies in a set (the set carries the points)."""
+    in_set: bool
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """A layout's score and why: the sets, the wild mulligans and every card's points."""
+
+    total: int
+    sets: tuple[SetLine, ...]
+    wild: tuple[int, ...]
+    """Slots of the mulligans the referee made wild."""
+    cards: tuple[CardScore, ...]
+
+    def __str__(self) -> str:
+        lines = [
+            f"{s.name} (slots {', '.join(map(str, s.slots))}): set of {s.value}s  {-s.value:+d}"
+            for s in self.sets
+        ]
+        lines += [
+            f"slot {c.slot}: {face_text(c.card):>3}  {c.note}  {c.points:+d}"
+            for c in self.cards
+            if not c.in_set
+        ]
+        lines.append(f"total {self.total}")
+        return "\n".join(lines)
+
+
+def score_layout(ruleset: Ruleset, cards: Sequence[Face]) -> int:
+    """The lowest score of a full layout (row-major, every card counted) under ``ruleset``."""
+    return layout_score(ruleset.compiled, cards)
+
+
+def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
+    """:func:`score_layout` with the reasons: which lines were sets, what each card counted."""
+    rules = ruleset.compiled
+    _check_size(rules, cards)
+    total, wild = _best(rules, cards)
+    sets, covered = _sets(rules, cards, wild)
+    scores = []
+    for slot, card in enumerate(cards):
+        if covered >> slot & 1:
+            names = [s.name for s in sets if slot in s.slots]
+            note = f"in set: {' and '.join(names)}"
+            if wild >> slot & 1:
+                note = "wild mulligan " + note
+            scores.append(CardScore(slot, card, 0, True, note))
+        else:
+            scores.append(CardScore(slot, card, _card_points(rules, card), False, _card_note(card)))
+    wild_slots = tuple(slot for slot in range(len(cards)) if wild >> slot & 1)
+    return ScoreBreakdown(total, sets, wild_slots, tuple(scores))
+
+
+def layout_score(rules: CompiledRules, cards: Sequence[Face]) -> int:
+    """:func:`score_layout` on precomputed tables (the engine's entry point)."""
+    _check_size(rules, cards)
+    return _best(rules, cards)[0]
+
+
+def _check_size(rules: CompiledRules, cards: Sequence[Face]) -> None:
+    if len(cards) != rules.slots:
+        raise ValueError(
+            f"a {rules.rows}x{rules.cols} layout has {rules.slots} cards, got {len(cards)}"
+        )
+
+
+def _best(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
+    """(lowest score, wild mask): tries every choice of at most ``max_mulligans`` wild ones."""
+    mulligans = [slot for slot, card in enumerate(cards) if card == MULLIGAN]
+    best = (_score_with(rules, cards, 0), 0)
+    for size in range(1, min(len(mulligans), rules.max_mulligans) + 1):
+        for chosen in combinations(mulligans, size):
+            wild = sum(1 << slot for slot in chosen)
+            score = _score_with(rules, cards, wild)
+            if score < best[0]:
+                best = (score, wild)
+    return best
+
+
+def _set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
+    """The line's set value ``v``, or 0 when it is not a set under this wild choice."""
+    value = 0
+    for slot in line.slots:
+        if wild >> slot & 1:
+            continue
+        card = cards[slot]
+        if type(card) is not int or card < 0 or (value and card != value):
+            return 0
+        value = card
+    return value
+
+
+def _score_with(rules: CompiledRules, cards: Sequence[Face], wild: int) -> int:
+    total = 0
+    covered = 0
+    for line in rules.lines:
+        value = _set_value(line, cards, wild)
+        if value:
+            total -= value
+            covered |= line.mask
+    for slot, card in enumerate(cards):
+        if not covered >> slot & 1:
+            total += _card_points(rules, card)
+    return total
+
+
+def _sets(
+    rules: CompiledRules, cards: Sequence[Face], wild: int
+) -> tuple[tuple[SetLine, ...], int]:
+    sets = []
+    covered = 0
+    for line in rules.lines:
+        value = _set_value(line, cards, wild)
+        if value:
+            sets.append(SetLine(line.name, line.slots, value))
+            covered |= line.mask
+    return tuple(sets), covered
+
+
+def _card_points(rules: CompiledRules, card: Face) -> int:
+    if type(card) is int:
+        return card
+    return rules.hazard_penalty if card == HAZARD else rules.unmatched_mulligan
+
+
+def _card_note(card: Face) -> str:
+    if card == HAZARD:
+        return "hazard"
+    if card == MULLIGAN:
+        return "mulligan in no set"
+    return "negative card" if isinstance(card, int) and card < 0 else "in no set"

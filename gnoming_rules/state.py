@@ -1,0 +1,161 @@
+"""The immutable game state that :func:`gnoming_rules.apply` maps to the next one.
+
+A :class:`State` is a ``NamedTuple`` of tuples and ints: it compares, hashes and copies
+for free, and nothing in it can be changed in place. It holds what a referee sees (every
+card, including face-down ones and the draw pile's order), nothing derivable from the
+ruleset, and nothing derivable from its own fields (who reveals next, for instance, is
+read off the face-up masks).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from .cards import Face
+
+
+class Phase(IntEnum):
+    """What the game waits for next."""
+
+    DEAL = 0
+    """The round's deal, a chance event (RULES 3.1)."""
+    REVEAL = 1
+    """Setup: the player in ``turn`` reveals a face-down card (3.5)."""
+    DRAW = 2
+    """The player in ``turn`` draws (4.1)."""
+    PLACE = 3
+    """The player holds the drawn card: play it into a slot or discard it (4.2, 4.4)."""
+    BOUNCE = 4
+    """The player holds a displaced card: bounce it or discard it (§5, 4.4)."""
+    FLIP = 5
+    """After a hazard, the players in ``flips_owed`` each flip a card, in order (6.1)."""
+    RESHUFFLE = 6
+    """The draw pile ran out: the new order of the discards is due, a chance event (8.7)."""
+    OVER = 7
+    """The last round is scored; the game is over (§9)."""
+
+
+CHANCE_PHASES = frozenset({Phase.DEAL, Phase.RESHUFFLE})
+
+
+class State(NamedTuple):
+    """A whole game at one moment, from the referee's side of the table.
+
+    Seats are ``0..players-1``; slots are row-major. ``face_up[p]`` is a bit mask: bit
+    ``s`` is set when player ``p``'s slot ``s`` is face up. Piles are tuples: the draw
+    pile top first, each discard pile bottom first (its top is the last card).
+    """
+
+    first_player: int
+    """The seat that started round 0 (the youngest player, RULES 2.2)."""
+    round: int
+    """Index of the current round, 0-based; equals the number of rounds once the game is over."""
+    phase: Phase
+    turn: int
+    """The seat whose turn it is (in setup, the seat revealing); -1 while dealing or over."""
+    cards: tuple[tuple[Face, ...], ...]
+    """Each seat's layout, row-major; empty before the first deal."""
+    face_up: tuple[int, ...]
+    """Each seat's face-up bit mask."""
+    draw_pile: tuple[Face, ...]
+    """The draw pile, top first."""
+    discard_piles: tuple[tuple[Face, ...], ...]
+    """The two discard piles, each bottom first."""
+    removed: tuple[Face, ...]
+    """Cards out of the game this round (discarded hazards, hazards skipped at setup)."""
+    held: Face | None
+    """The card in the active player's hand, if any."""
+    taken_from_discard: bool
+    """The held card was taken from a discard pile and not yet played (RULES 4.5)."""
+    filled: int
+    """Bit mask of the slots filled this turn: the play and every bounce (RULES 5.3)."""
+    chain: bool
+    """A bounce chain may run: the play displaced a face-down card (RULES 5.1)."""
+    flips_owed: tuple[int, ...]
+    """Seats that still owe a flip after a hazard, in the order they flip (RULES 6.1)."""
+    went_out: int | None
+    """The seat that went out this round (RULES 8.1), if any."""
+    scores: tuple[tuple[int, ...], ...]
+    """Each finished round's scores per seat, the going-out bonus included (8.6)."""
+
+    @property
+    def players(self) -> int:
+        """Number of seats at the table."""
+        return len(self.face_up)
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to move next; ``None`` while a chance event is due or after the game."""
+        phase = self.phase
+        if phase is Phase.FLIP:
+            return self.flips_owed[0]
+        if phase in CHANCE_PHASES or phase is Phase.OVER:
+            return None
+        return self.turn
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next step is a chance event (a deal or a reshuffle)."""
+        return self.phase in CHANCE_PHASES
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last round is scored."""
+        return self.phase is Phase.OVER
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total over the finished rounds (zeros before any round ends)."""
+        return tuple(sum(column) for column in zip(*self.scores, strict=True)) or (
+            (0,) * self.players
+        )
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (RULES 9.1), else ``()``.
+
+        Lowest total wins; a tie goes to the lowest last-round score; a tie on both is shared.
+        """
+        if self.phase is not Phase.OVER or not self.scores:
+            return ()
+        totals, last = self.totals, self.scores[-1]
+        best = min(zip(totals, last, strict=True))
+        return tuple(seat for seat, key in enumerate(zip(totals, last, strict=True)) if key == best)
+
+    def face_down_count(self, seat: int) -> int:
+        """How many of ``seat``'s cards are face down."""
+        return len(self.cards[seat]) - self.face_up[seat].bit_count()
+
+    def is_face_up(self, seat: int, slot: int) -> bool:
+        """True when ``seat``'s ``slot`` is face up."""
+        return bool(self.face_up[seat] >> slot & 1)
+
+    def visible_layout(self, seat: int) -> tuple[Face | None, ...]:
+        """``seat``'s layout as the table sees it: face-down cards are ``None``."""
+        mask = self.face_up[seat]
+        return tuple(
+            card if mask >> slot & 1 else None for slot, card in enumerate(self.cards[seat])
+        )
+
+
+def initial_state(players: int, first_player: int) -> State:
+    """A game before its first deal: ``players`` empty seats, waiting for round 0's deal."""
+    return State(
+        first_player=first_player,
+        round=0,
+        phase=Phase.DEAL,
+        turn=-1,
+        cards=((),) * players,
+        face_up=(0,) * players,
+        draw_pile=(),
+        discard_piles=((), ()),
+        removed=(),
+        held=None,
+        taken_from_discard=False,
+        filled=0,
+        chain=False,
+        flips_owed=(),
+        went_out=None,
+        scores=(),
+    )
