@@ -10,11 +10,11 @@ lines or building a new move object per legal move would dominate the cost. A
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .cards import HAZARD, MULLIGAN, Face, sorted_faces
-from .moves import Bounce, Discard, Draw, Flip, Place, Reveal
+from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -29,7 +29,7 @@ class Line:
     mask: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CompiledRules:
     """Flat, precomputed view of a ruleset. Field names follow the ruleset's."""
 
@@ -62,6 +62,16 @@ class CompiledRules:
     bounce_moves: tuple[tuple[Bounce, ...], ...]
     draw_moves: tuple[tuple[Draw, Draw, Draw], ...]
     discard_moves: tuple[tuple[Discard, Discard, Discard], ...]
+    draw_options: tuple[tuple[tuple[Draw, ...], ...], ...]
+    """Per seat, indexed by ``draw pile?<<2 | pile 0?<<1 | pile 1?``: the legal draws."""
+    discard_options: tuple[tuple[tuple[Discard, ...], ...], ...]
+    """Per seat, indexed by a discard variant (see ``engine._discard_variant``)."""
+    place_options: tuple[tuple[tuple[PlayerMove, ...], ...], ...]
+    """Per seat: every place followed by ``discard_options[variant]``; index 4: places only."""
+    memo: dict[tuple[int, ...], tuple[PlayerMove, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Legal-move tuples computed on demand, keyed by what they depend on."""
 
     @classmethod
     def build(cls, ruleset: Ruleset) -> CompiledRules:
@@ -79,6 +89,22 @@ class CompiledRules:
         deck += [MULLIGAN] * ruleset.deck.mulligans
         seats = range(ruleset.players.max)
         every = range(slots)
+        draws = tuple((Draw(p), Draw(p, 0), Draw(p, 1)) for p in seats)
+        discards = tuple((Discard(p, 0), Discard(p, 1), Discard(p)) for p in seats)
+        places = tuple(tuple(Place(p, s) for s in every) for p in seats)
+        discard_options = tuple(((d[0], d[1]), (d[0],), (d[1],), (d[2],)) for d in discards)
+        draw_options = tuple(
+            tuple(
+                tuple(
+                    m for m, present in zip(d, (key & 4, key & 2, key & 1), strict=True) if present
+                )
+                for key in range(8)
+            )
+            for d in draws
+        )
+        place_options = tuple(
+            (*(places[p] + variant for variant in discard_options[p]), places[p]) for p in seats
+        )
         return cls(
             rows=rows,
             cols=cols,
@@ -105,10 +131,13 @@ class CompiledRules:
             reshuffle=ruleset.empty_draw_pile == "reshuffle",
             reveal_moves=tuple(tuple(Reveal(p, s) for s in every) for p in seats),
             flip_moves=tuple(tuple(Flip(p, s) for s in every) for p in seats),
-            place_moves=tuple(tuple(Place(p, s) for s in every) for p in seats),
+            place_moves=places,
             bounce_moves=tuple(tuple(Bounce(p, s) for s in every) for p in seats),
-            draw_moves=tuple((Draw(p), Draw(p, 0), Draw(p, 1)) for p in seats),
-            discard_moves=tuple((Discard(p, 0), Discard(p, 1), Discard(p)) for p in seats),
+            draw_moves=draws,
+            discard_moves=discards,
+            draw_options=draw_options,
+            discard_options=discard_options,
+            place_options=place_options,
         )
 
     def first_player_of_round(self, first_player: int, round_index: int, players: int) -> int:
