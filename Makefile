@@ -20,8 +20,8 @@ demo: $(STAMP)
 test: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check gnoming_rules tests benchmarks
-	$(BIN)/ruff format --check gnoming_rules tests benchmarks
+	$(BIN)/ruff check gnoming_rules tests $(wildcard benchmarks)
+	$(BIN)/ruff format --check gnoming_rules tests $(wildcard benchmarks)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
