@@ -326,3 +326,116 @@ def test_random_games_under_each_variant_finish(name: str) -> None:
         assert set(state.winners) == {
             p for p in range(players) if state.totals[p] == best and state.scores[-1][p] == last
         }
+
+
+# --- readings made for the toggles (docs/decisions.md, "Readings made for the variants") ---
+
+
+def test_flips_next_does_not_pass_on_when_the_next_player_is_spared() -> None:
+    front = table([1, 2, 3, 4, 5, 6, 7, 8, 9], (11, 12), 10, 10, H)
+    owed = {}
+    for flips in ("next", "others"):
+        rules = gr.load_ruleset(
+            {"extends": "standard", "hazard": {"flips": flips}, "layout": {"face_up_at_start": 7}}
+        )
+        state = after_setup(rules, 3, front)
+        state = gr.apply(rules, state, gr.Draw(0))
+        state = gr.apply(rules, state, gr.Place(0, 7))  # seat 0 keeps one face-down card
+        state = gr.apply(rules, state, gr.Discard(0, 0))
+        state = gr.apply(rules, state, gr.Draw(1))
+        state = gr.apply(rules, state, gr.Discard(1, 0))
+        state = gr.apply(rules, state, gr.Draw(2))
+        assert state.held == H
+        state = gr.apply(rules, state, gr.Discard(2))
+        assert [state.face_down_count(seat) for seat in range(3)] == [1, 2, 2]
+        owed[flips] = state.flips_owed
+    # Seat 0 comes next after seat 2 but is spared (6.2); under "next" seat 1 does not
+    # flip in its place.
+    assert owed == {"next": (), "others": (1,)}
+
+
+SMALL_DECK = {
+    "extends": "standard",
+    "deck": {
+        "numbers": {face: None for face in [*range(4, 13), *range(-5, 0)]} | {1: 5, 2: 5, 3: 5},
+        "hazards": 0,
+        "mulligans": 0,
+    },
+    "players": {"min": 3, "max": 3},
+    "layout": {"rows": 2, "cols": 2},
+}
+"""15 cards: three 2x2 layouts, two discard starts and a draw pile of one card."""
+
+
+def test_a_draw_pile_not_refilled_stays_empty_for_the_rest_of_the_round() -> None:
+    rules = gr.load_ruleset(SMALL_DECK)
+    assert rules.deck.size == 15
+    state = after_setup(rules, 3, [])
+    assert len(state.draw_pile) == 1
+    state = gr.apply(rules, state, gr.Draw(0))
+    # The piles hold only their tops: nothing to reshuffle, so no reshuffle is due.
+    assert state.draw_pile == () and state.phase is gr.Phase.PLACE
+    state = gr.apply(rules, state, gr.Discard(0, 0))
+    for _ in range(6):  # two laps: take pile 0's top, play it over slot 0, discard
+        seat = state.turn
+        assert gr.Draw(seat) not in gr.legal_moves(rules, state)
+        state = gr.apply(rules, state, gr.Draw(seat, 0))
+        state = gr.apply(rules, state, gr.Place(seat, 0))
+        state = gr.apply(rules, state, gr.legal_moves(rules, state)[-1])
+        assert state.phase is gr.Phase.DRAW and state.draw_pile == ()
+    # Cards lie below a top now, yet the draw pile stays empty (RULES 8.7).
+    assert max(len(pile) for pile in state.discard_piles) >= 2
+
+
+@pytest.mark.parametrize("empty_draw_pile", ["end_round", "reshuffle"])
+def test_the_player_who_draws_the_last_card_can_still_go_out(empty_draw_pile: str) -> None:
+    rules = gr.load_ruleset(
+        {
+            **SMALL_DECK,
+            "layout": {"rows": 2, "cols": 2, "face_up_at_start": 3},
+            "empty_draw_pile": empty_draw_pile,
+        }
+    )
+    state = after_setup(rules, 3, [])
+    state = gr.apply(rules, state, gr.Draw(0))  # the only card of the draw pile
+    state = gr.apply(rules, state, gr.Place(0, 3))  # seat 0's last face-down card
+    state = gr.apply(rules, state, gr.Discard(0, 0))
+    assert state.went_out == 0
+    if empty_draw_pile == "reshuffle":
+        # Play goes on from the discard piles: the others take their last turns.
+        assert state.phase is gr.Phase.DRAW and state.turn == 1
+        return
+    # end_round: no turn can begin; the round is scored with seat 0's bonus or penalty.
+    assert state.round == 1 and state.phase is gr.Phase.DEAL
+    base = [gr.score_layout(rules, layout) for layout in state.cards]
+    assert state.scores[0][1:] == tuple(base[1:])
+    assert state.scores[0][0] == base[0] + (-5 if base[0] <= min(base[1:]) else 5)
+
+
+def test_a_layout_turned_up_by_a_flip_goes_out_at_the_end_of_its_owners_turn() -> None:
+    front = table([1, 2, 3, 4, 5, 6, 7, 8, 9], (11, 12), H)
+    spared = gr.load_ruleset({"extends": "standard", "layout": {"face_up_at_start": 8}})
+    state = after_setup(spared, 3, front)
+    state = gr.apply(spared, state, gr.Draw(0))
+    state = gr.apply(spared, state, gr.Discard(0))
+    assert state.flips_owed == ()  # standard 6.2: a last card is never flipped
+
+    rules = gr.load_ruleset(
+        {
+            "extends": "standard",
+            "layout": {"face_up_at_start": 8},
+            "hazard": {"spare_last_card": False},
+        }
+    )
+    state = after_setup(rules, 3, front)
+    state = gr.apply(rules, state, gr.Draw(0))
+    state = gr.apply(rules, state, gr.Discard(0))
+    assert state.flips_owed == (1, 2)
+    state = gr.apply(rules, state, gr.Flip(1, 8))
+    state = gr.apply(rules, state, gr.Flip(2, 8))
+    assert state.face_down_count(1) == state.face_down_count(2) == 0
+    assert state.went_out is None  # not at once: at the end of seat 1's own turn
+    assert state.turn == 1 and state.phase is gr.Phase.DRAW
+    state = gr.apply(rules, state, gr.Draw(1))
+    state = gr.apply(rules, state, gr.Discard(1, 0))
+    assert state.went_out == 1
