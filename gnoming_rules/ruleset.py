@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .errors import RulesetError
 
@@ -43,12 +51,6 @@ def _number_face(value: object) -> object:
     return value
 
 
-def _nonzero(value: int) -> int:
-    if value == 0:
-        raise ValueError("0 is not a card face: number cards are positive or negative")
-    return value
-
-
 NumberFace = Annotated[int, BeforeValidator(_number_face), Field(strict=True)]
 
 
@@ -65,12 +67,12 @@ class Deck(_Model):
     hazards: int = Field(ge=0, description="Hazard cards (face H).")
     mulligans: int = Field(ge=0, description="Mulligan cards (face M).")
 
-    @model_validator(mode="after")
-    def _faces_are_cards(self) -> Deck:
-        for face in self.numbers:
-            if face == 0:
-                raise ValueError("deck.numbers: 0 is not a card face (use positive or negative)")
-        return self
+    @field_validator("numbers")
+    @classmethod
+    def _faces_are_cards(cls, numbers: dict[int, int]) -> dict[int, int]:
+        if 0 in numbers:
+            raise ValueError("0 is not a card face: number cards are positive or negative")
+        return numbers
 
     @property
     def size(self) -> int:
@@ -167,7 +169,7 @@ class Ruleset(_Model):
     def _playable(self) -> Ruleset:
         if self.players.min > self.players.max:
             raise ValueError(
-                f"players: min ({self.players.min}) is greater than max ({self.players.max})"
+                f"players.min: {self.players.min} is greater than players.max ({self.players.max})"
             )
         slots = self.layout.rows * self.layout.cols
         if self.layout.face_up_at_start > slots:
@@ -175,12 +177,16 @@ class Ruleset(_Model):
                 f"layout.face_up_at_start: {self.layout.face_up_at_start} is more than the "
                 f"{slots} cards of a {self.layout.rows}x{self.layout.cols} layout"
             )
-        needed = self.players.max * slots + 2 + self.deck.hazards
+        spare = 2 + self.deck.hazards
+        needed = self.players.max * slots + spare
         if self.deck.size < needed:
+            most = max(0, (self.deck.size - spare) // slots)
             raise ValueError(
-                f"deck: {self.deck.size} cards cannot deal {slots} to each of players.max = "
-                f"{self.players.max} players and start two discard piles (needs {needed}, "
-                f"counting {self.deck.hazards} hazards that may be set aside at the start)"
+                f"deck: {self.deck.size} cards cannot deal a {self.layout.rows}x"
+                f"{self.layout.cols} layout ({slots} cards) to each of players.max = "
+                f"{self.players.max} players and start two discard piles: that needs {needed} "
+                f"(counting {self.deck.hazards} hazards that may be set aside at the start); "
+                f"this deck deals to at most {most} players"
             )
         if (
             self.mulligan.max_face_up == 0
