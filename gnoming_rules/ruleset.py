@@ -334,7 +334,7 @@ def _read_document(path: Path, label: str) -> Mapping[str, Any]:
 def _resolve_mapping(
     mapping: Mapping[str, Any], base: Path, label: str, chain: tuple[str, ...]
 ) -> tuple[dict[str, Any], str]:
-    data = dict(mapping)
+    data = _with_int_faces(dict(mapping))
     parent = data.pop("extends", None)
     if parent is None:
         return data, label
@@ -344,6 +344,15 @@ def _resolve_mapping(
     parent_data.pop("name", None)
     parent_data.pop("description", None)
     return merge_patch(parent_data, data), label
+
+
+def _with_int_faces(data: dict[str, Any]) -> dict[str, Any]:
+    """``deck.numbers`` keyed by int faces, so that a JSON ``"12": null`` patches the 12s."""
+    deck = data.get("deck")
+    if isinstance(deck, Mapping) and isinstance(deck.get("numbers"), Mapping):
+        numbers = {_number_face(face): copies for face, copies in deck["numbers"].items()}
+        data["deck"] = {**deck, "numbers": numbers}
+    return data
 
 
 def _validate(data: dict[str, Any], label: str) -> Ruleset:
