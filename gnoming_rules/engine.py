@@ -483,6 +483,10 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
 
 
 def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
+    if state.phase is _OVER:
+        raise IllegalMove(
+            "moves-after-end", "2.2", f"the game is over: all {rules.rounds} rounds were played"
+        )
     if state.phase is not _DEAL:
         raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
     cards = move.cards

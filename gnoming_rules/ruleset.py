@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
@@ -26,6 +27,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     ValidationError,
     field_validator,
     model_validator,
@@ -61,18 +63,21 @@ class _Model(BaseModel):
 class Deck(_Model):
     """The cards of the game (RULES 1.1-1.2). Each face is given with its number of copies."""
 
-    numbers: dict[NumberFace, Annotated[int, Field(ge=1)]] = Field(
-        description="Number cards: face value (non-zero integer) -> copies (at least 1)."
-    )
+    numbers: Annotated[
+        Mapping[NumberFace, Annotated[int, Field(ge=1)]],
+        PlainSerializer(dict, return_type=dict[int, int]),
+    ] = Field(description="Number cards: face value (non-zero integer) -> copies (at least 1).")
     hazards: int = Field(ge=0, description="Hazard cards (face H).")
     mulligans: int = Field(ge=0, description="Mulligan cards (face M).")
 
     @field_validator("numbers")
     @classmethod
-    def _faces_are_cards(cls, numbers: dict[int, int]) -> dict[int, int]:
+    def _faces_are_cards(cls, numbers: Mapping[int, int]) -> Mapping[int, int]:
+        """Refuse face 0; keep the mapping read-only so a loaded ruleset cannot drift from
+        its cached ``sha256`` and ``compiled`` tables."""
         if 0 in numbers:
             raise ValueError("0 is not a card face: number cards are positive or negative")
-        return numbers
+        return MappingProxyType(dict(numbers))
 
     @property
     def size(self) -> int:
@@ -200,6 +205,9 @@ class Ruleset(_Model):
             )
         return self
 
+    def __hash__(self) -> int:
+        return hash(self.sha256)
+
     @property
     def slots(self) -> int:
         """Cards in one layout (rows x cols)."""
@@ -278,7 +286,8 @@ def load_ruleset(source: RulesetSource, *, base_dir: Path | None = None) -> Rule
         data, label = _resolve_mapping(source, base, "inline ruleset", ())
         default_name = _default_name(source, "inline")
     else:
-        data, label, default_name = _resolve_reference(str(source), base, ())
+        as_path = isinstance(source, Path)
+        data, label, default_name = _resolve_reference(str(source), base, (), as_path)
     data.setdefault("name", default_name)
     return _validate(data, label)
 
@@ -289,10 +298,13 @@ def _default_name(mapping: Mapping[str, Any], fallback: str) -> str:
 
 
 def _resolve_reference(
-    reference: str, base: Path, chain: tuple[str, ...]
+    reference: str, base: Path, chain: tuple[str, ...], as_path: bool = False
 ) -> tuple[dict[str, Any], str, str]:
-    """Read the ruleset a name or path refers to; returns (merged data, label, default name)."""
-    if looks_like_path(reference):
+    """Read the ruleset a name or path refers to; returns (merged data, label, default name).
+
+    ``as_path`` forces a path reading (a ``Path`` given to :func:`load_ruleset`).
+    """
+    if as_path or looks_like_path(reference):
         path = (base / reference).resolve()
         label, name = str(reference), path.stem
     else:

@@ -106,6 +106,7 @@ def test_rule_2_2_a_game_is_three_rounds() -> None:
     assert state.is_over
     assert state.winners
     refused(STANDARD, state, gr.Draw(0), "moves-after-end", "9.1")
+    refused(STANDARD, state, arranged_deal(STANDARD, 3), "moves-after-end", "2.2")
 
 
 def test_rule_2_2_each_later_round_starts_one_seat_further_on() -> None:

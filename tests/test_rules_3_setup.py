@@ -19,7 +19,7 @@ def _dealt(discards: Slots | None = None, draw: Slots = ()) -> gr.State:
 
 def test_rule_3_1_the_deal_is_the_whole_deck_in_shuffled_order() -> None:
     state = gr.new_game(STANDARD, 3)
-    assert state.is_chance and gr.legal_moves(STANDARD, state) == []
+    assert state.is_chance and gr.legal_moves(STANDARD, state) == ()
     deals = [gr.sample_chance(STANDARD, state, random.Random(seed)) for seed in (1, 2)]
     for deal in deals:
         assert isinstance(deal, gr.Deal)

@@ -239,7 +239,7 @@ def test_rule_8_7_a_draw_that_empties_the_pile_makes_a_reshuffle_due() -> None:
     state = accepted(STANDARD, state, gr.Draw(seat))
     assert state.phase is gr.Phase.RESHUFFLE and state.is_chance
     assert state.held == last and state.draw_pile == () and state.actor is None
-    assert gr.legal_moves(STANDARD, state) == []
+    assert gr.legal_moves(STANDARD, state) == ()
     refused(STANDARD, state, gr.Discard(seat, 0), "wrong-phase", "8.7")
     refused(STANDARD, state, gr.Place(seat, 4), "wrong-phase", "8.7")
     below = state.discard_piles[0][:-1] + state.discard_piles[1][:-1]

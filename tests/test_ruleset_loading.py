@@ -246,7 +246,26 @@ def test_the_model_is_frozen() -> None:
         rules.layout.rows = 4
     with pytest.raises(ValidationError):
         rules.hazard.penalty = 0
+    with pytest.raises(TypeError):
+        rules.deck.numbers[5] = 1  # type: ignore[index]
+    assert rules.deck.numbers[5] == 7
     assert rules.sha256 == STANDARD_SHA256
+
+
+def test_equal_rulesets_hash_equal_and_serve_as_keys() -> None:
+    first, second = gr.load_ruleset("standard"), gr.load_ruleset("standard")
+    assert first == second and hash(first) == hash(second)
+    assert {first: "cached"}[second] == "cached"
+    assert first != variant(rounds=2)
+
+
+def test_a_path_object_is_always_read_as_a_file(tmp_path: Path) -> None:
+    (tmp_path / "house").write_text("extends: standard\nrounds: 2\n", encoding="utf-8")
+    rules = gr.load_ruleset(tmp_path / "house")
+    assert (rules.rounds, rules.name) == (2, "house")
+    with pytest.raises(gr.RulesetError) as missing:
+        gr.load_ruleset(tmp_path / "standard")
+    assert missing.value.code == "unknown-ruleset"
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:

@@ -76,7 +76,7 @@ def test_no_bounce_discards_a_matching_displaced_card() -> None:
     assert bounced.held == 1
 
     # no-bounce: only the discards are offered, and a bounce is refused under rule 5.3.
-    assert gr.legal_moves(rules, variant) == [gr.Discard(0, 0), gr.Discard(0, 1)]
+    assert gr.legal_moves(rules, variant) == (gr.Discard(0, 0), gr.Discard(0, 1))
     with pytest.raises(gr.IllegalMove) as refused:
         gr.apply(rules, variant, gr.Bounce(0, 3))
     assert (refused.value.code, refused.value.rule) == ("cannot-bounce", "5.3")
@@ -120,17 +120,17 @@ def test_open_discards_lets_a_taken_card_go_straight_back() -> None:
     assert taken == gr.apply(rules, before, gr.Draw(0, 0))
 
     # Standard: the taken 12 must be played (4.5); only plays are offered.
-    assert gr.legal_moves(STANDARD, taken) == [gr.Place(0, slot) for slot in range(9)]
+    assert gr.legal_moves(STANDARD, taken) == tuple(gr.Place(0, slot) for slot in range(9))
     with pytest.raises(gr.IllegalMove) as refused:
         gr.apply(STANDARD, taken, gr.Discard(0, 0))
     assert (refused.value.code, refused.value.rule) == ("must-play-taken-card", "4.5")
 
     # open-discards: it may go back. Pile 0 is empty now, so it must go back on pile 0
     # (4.4), and the turn then changed nothing but whose turn it is.
-    assert gr.legal_moves(rules, taken) == [
+    assert gr.legal_moves(rules, taken) == (
         *(gr.Place(0, slot) for slot in range(9)),
         gr.Discard(0, 0),
-    ]
+    )
     back = gr.apply(rules, taken, gr.Discard(0, 0))
     assert back == before._replace(turn=1)
 
