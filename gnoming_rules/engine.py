@@ -500,6 +500,7 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
 
 def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
     if state.phase is not _RESHUFFLE:
+        _check_in_play(state)  # RECORD order 2.1: after the round's end, moves-after-end
         raise IllegalMove(
             "wrong-phase",
             "8.7",
