@@ -64,9 +64,14 @@ def _valid_summary(replay: Replay) -> str:
         return "valid, incomplete: no round played yet"
     moves = len(record.rounds[-1].moves) if record is not None else 0
     finished = len(verdict.scores)
+    where = (
+        f"stops after round {rounds - 1}"
+        if finished == rounds
+        else f"stops in round {rounds - 1} after {moves} moves"
+    )
     return (
-        f"valid, incomplete: stops in round {rounds - 1} after {moves} moves "
-        f"({finished} round{'' if finished == 1 else 's'} finished, totals {list(verdict.totals)})"
+        f"valid, incomplete: {where} ({finished} round{'' if finished == 1 else 's'} "
+        f"finished, totals {list(verdict.totals)})"
     )
 
 

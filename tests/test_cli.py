@@ -281,3 +281,31 @@ def test_the_progress_bar_draws_on_a_terminal_only() -> None:
     quiet.update(100)
     quiet.clear()
     assert pipe.getvalue() == ""
+
+
+def test_a_hand_edit_of_the_demo_record_is_reported_at_its_move(tmp_path: Path) -> None:
+    """The issue's "done when": change one move of the demo by hand, get move, rule, reason."""
+    text = (EXAMPLES / "demo-game.json").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first_draw = next(i for i, line in enumerate(lines) if '"action": "draw", "player": 1' in line)
+    moves_start = next(i for i, line in enumerate(lines) if '"moves": [' in line) + 1
+    edited = lines[first_draw].replace('"player": 1', '"player": 2')
+    path = tmp_path / "edited.json"
+    path.write_text("\n".join([*lines[:first_draw], edited, *lines[first_draw + 1 :]]) + "\n")
+    done = gnoming("validate", str(path))
+    move = first_draw - moves_start
+    assert done.returncode == 1
+    assert f"INVALID at round 0, move {move}: not-your-turn" in done.stdout
+    assert f"move {move}: {edited.strip().rstrip(',')}" in done.stdout
+    assert (
+        "rule 2.1: " in done.stdout
+        and "reason: draw by seat 2 refused: seat 1 must draw" in done.stdout
+    )
+    as_json = json.loads(gnoming("validate", "--json", str(path)).stdout)
+    assert as_json["error"] == {
+        "round": 0,
+        "move": move,
+        "code": "not-your-turn",
+        "rule": "2.1",
+        "message": "draw by seat 2 refused: seat 1 must draw",
+    }

@@ -473,3 +473,30 @@ def test_entries_that_differ_only_in_which_optional_field_is_given_are_told_apar
     for _ in range(2):  # in both orders: the second lookup hits the step cache
         assert verdict_of(standard([*SETUP, card_claim], draw=[1])).valid
         assert where(verdict_of(standard([*SETUP, pile_given], draw=[1]))) == ("bad-record", 0, 6)
+
+
+@pytest.mark.parametrize(
+    ("inline", "words"),
+    [
+        ({"extends": "standard", "deck": {"numbers": {"1": 10**9}}}, "too large to replay"),
+        (
+            {
+                "extends": "standard",
+                "layout": {"rows": 5, "cols": 5},
+                "players": {"min": 3, "max": 3},
+                "deck": {"mulligans": 25},
+                "mulligan": {"max_face_up": 25},
+            },
+            "too costly to score",
+        ),
+    ],
+)
+def test_a_record_cannot_ask_for_a_ruleset_too_large_to_replay(
+    inline: dict[str, Any], words: str
+) -> None:
+    data = standard(SETUP)
+    data["ruleset"] = inline
+    del data["ruleset_sha256"]
+    verdict = verdict_of(data)
+    assert where(verdict) == ("unknown-ruleset", None, None)
+    assert verdict.error is not None and words in verdict.error.message
