@@ -393,6 +393,10 @@ def cmd_ruleset_schema(args: argparse.Namespace) -> int:
 def cmd_ruleset_diff(args: argparse.Namespace) -> int:
     """``gnoming ruleset diff A B``: every rule B changes against A, as ``path: old -> new``."""
     old, new = load_ruleset(args.old), load_ruleset(args.new)
+    for label in ("name", "description"):
+        before, after = getattr(old, label), getattr(new, label)
+        if before != after:
+            print(f"{label}: {json.dumps(before)} -> {json.dumps(after)} (a label, not a rule)")
     changes = ruleset_changes(old, new)
     for path, before, after in changes:
         print(f"{path}: {_value_text(before)} -> {_value_text(after)}")

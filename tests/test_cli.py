@@ -231,6 +231,7 @@ def test_rulesets_and_ruleset_subcommands() -> None:
     assert "rounds: 3 -> 2" in diff.stdout.splitlines()
     assert "deck.numbers.12: 6 -> (absent)" in diff.stdout.splitlines()
     assert diff.stdout.splitlines()[-1].startswith("25 rules differ")
+    assert diff.stdout.splitlines()[0] == 'name: "standard" -> "tiny" (a label, not a rule)'
     same = gnoming("ruleset", "diff", "standard", "standard")
     assert same.stdout.startswith("no rule differs")
 
