@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest bench clean
+.PHONY: demo test lint typecheck docs pytest bench bench-records golden schemas examples clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,8 +21,8 @@ demo: $(STAMP)
 test: lint typecheck docs pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check gnoming_rules tests docs/_ext $(wildcard benchmarks)
-	$(BIN)/ruff format --check gnoming_rules tests docs/_ext $(wildcard benchmarks)
+	$(BIN)/ruff check gnoming_rules tests benchmarks examples docs/_ext
+	$(BIN)/ruff format --check gnoming_rules tests benchmarks examples docs/_ext
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -36,6 +36,20 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+# Moves validated per second, end to end (read, parse, replay, claims), one core and --jobs 2.
+bench-records: $(STAMP)
+	$(BIN)/python benchmarks/records.py
+
+# Regenerated files: each is checked by a test that fails when it is out of date.
+golden: $(STAMP)
+	$(BIN)/python tests/golden_cases.py
+
+schemas: $(STAMP)
+	$(BIN)/python -m gnoming_rules.schemas schemas
+
+examples: $(STAMP)
+	$(BIN)/python examples/make_examples.py
 
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache

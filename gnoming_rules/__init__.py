@@ -18,8 +18,15 @@ Quick start::
 
 Everything here is pure: ``apply`` returns a new :class:`State` and never changes its
 inputs; refusals raise :class:`IllegalMove` with a stable ``code`` and the ``rule`` number.
+
+Game records (RECORD.md)::
+
+    verdict = gr.validate_file("examples/demo-game.json")   # RECORD.md's verdict
+    record, final = gr.play_game(rules, players=4, seed=7)  # bots play, claims written
+    gr.write_record(record, "game.json")
 """
 
+from .bots import GreedyBot, RandomBot, play_game
 from .cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
 from .engine import (
     apply,
@@ -44,9 +51,22 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
+from .record import Record, dump_record, parse_record, read_record, write_record
+from .recorder import Recorder
+from .resolver import RulesetResolver
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset
 from .scoring import ScoreBreakdown, score_breakdown, score_layout
 from .state import Phase, State
+from .validate import (
+    Replay,
+    Verdict,
+    VerdictError,
+    engine_moves,
+    replay_file,
+    replay_record,
+    validate_file,
+    validate_record,
+)
 
 __version__ = "0.1.0"
 
@@ -62,20 +82,30 @@ __all__ = [
     "Face",
     "Flip",
     "GnomingError",
+    "GreedyBot",
     "IllegalMove",
     "Move",
     "Phase",
     "Place",
     "PlayerMove",
+    "RandomBot",
+    "Record",
     "RecordError",
+    "Recorder",
+    "Replay",
     "Reshuffle",
     "Reveal",
     "Ruleset",
     "RulesetError",
+    "RulesetResolver",
     "ScoreBreakdown",
     "State",
+    "Verdict",
+    "VerdictError",
     "apply",
     "bundled_rulesets",
+    "dump_record",
+    "engine_moves",
     "explain",
     "face_from_text",
     "face_text",
@@ -85,8 +115,16 @@ __all__ = [
     "legal_moves",
     "load_ruleset",
     "new_game",
+    "parse_record",
+    "play_game",
+    "read_record",
+    "replay_file",
+    "replay_record",
     "round_first_player",
     "sample_chance",
     "score_breakdown",
     "score_layout",
+    "validate_file",
+    "validate_record",
+    "write_record",
 ]

@@ -526,6 +526,8 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
 
 def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
     if state.phase is not _RESHUFFLE:
+        if state.phase is _OVER or (state.phase is _DEAL and state.round > 0):
+            _check_in_play(state)  # RECORD order 2.1: after the round's end, moves-after-end
         raise IllegalMove(
             "wrong-phase",
             "8.7",

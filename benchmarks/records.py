@@ -1,0 +1,99 @@
+"""Moves validated per second, end to end: read the file, parse, replay, check every claim.
+
+Writes a corpus of records played by the greedy bots (3 to 7 players, every claim
+written, as ``gnoming play`` writes them) to a temporary folder, then times
+``gnoming validate``'s own path over it: one core (in this process), and ``--jobs N``
+worker processes (pool start-up included). Prints the median of several runs.
+
+    python benchmarks/records.py [--records 300] [--runs 5] [--jobs 2] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import gnoming_rules as gr
+from gnoming_rules.batch import check_file, check_files
+from gnoming_rules.bots import play_game
+from gnoming_rules.record import write_record
+
+
+def make_corpus(folder: Path, count: int, *, claims: bool) -> tuple[list[Path], int]:
+    """``count`` complete standard games as JSON files; returns the paths and total moves."""
+    rules = gr.load_ruleset("standard")
+    paths, moves = [], 0
+    for index in range(count):
+        players = 3 + index % 5
+        record, _ = play_game(rules, players, seed=index, claims=claims)
+        path = folder / f"game-{index:05d}.json"
+        write_record(record, path)
+        paths.append(path)
+        moves += sum(len(round_.moves) for round_ in record.rounds)
+    return paths, moves
+
+
+def one_core(paths: list[Path]) -> float:
+    """Seconds to validate every file in this process, as ``--jobs 1`` does."""
+    start = time.perf_counter()
+    for path in paths:
+        report = check_file(str(path), None, True)
+        if report.status:
+            raise SystemExit(f"{path}: not valid: {report.text}")
+    return time.perf_counter() - start
+
+
+def many_cores(paths: list[Path], jobs: int) -> float:
+    """Seconds to validate every file with ``jobs`` worker processes (start-up included)."""
+    start = time.perf_counter()
+    for report in check_files(paths, jobs=jobs, as_json=True):
+        if report.status:
+            raise SystemExit(f"{report.path}: not valid: {report.text}")
+    return time.perf_counter() - start
+
+
+def _runs(rates: list[float]) -> str:
+    return ", ".join(f"{rate:,.0f}" for rate in rates)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=300, help="records in the corpus")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs; the median is shown")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the 2nd run")
+    parser.add_argument("--no-claims", action="store_true", help="records without card claims")
+    parser.add_argument("--profile", action="store_true", help="profile one single-core run")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        paths, moves = make_corpus(Path(tmp), args.records, claims=not args.no_claims)
+        size = sum(path.stat().st_size for path in paths)
+        print(
+            f"corpus: {len(paths)} records, {moves} moves, {size / 1e6:.1f} MB of JSON "
+            f"(claims {'off' if args.no_claims else 'on'})"
+        )
+        print(f"load average before the runs: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+        one_core(paths[:20])  # warm up: rulesets loaded, caches filled
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            one_core(paths)
+            profiler.disable()
+            pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+        single = [moves / one_core(paths) for _ in range(args.runs)]
+        multi = [moves / many_cores(paths, args.jobs) for _ in range(args.runs)]
+    best, many = statistics.median(single), statistics.median(multi)
+    print(f"one core:  median {best:,.0f} moves/s (runs: {_runs(single)})")
+    print(f"--jobs {args.jobs}: median {many:,.0f} moves/s (runs: {_runs(multi)})")
+    print(f"--jobs {args.jobs} / one core: {many / best:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

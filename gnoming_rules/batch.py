@@ -1,0 +1,99 @@
+"""Validating many record files: walking folders, and spreading the work over processes.
+
+Each worker process keeps its own :class:`~gnoming_rules.resolver.RulesetResolver`
+(caching file rulesets too: a run is short), validates whole files and sends back only
+the exit status and the text to print, so the parent does almost nothing but print in
+order. Small runs stay in one process: starting workers costs more than they save.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .report import describe
+from .resolver import RulesetResolver
+from .validate import replay_file
+
+RECORD_SUFFIXES = (".json", ".yaml", ".yml")
+"""Files a folder walk picks up."""
+
+SNIFF_BYTES = 64 * 1024
+"""A folder walk reads this much of a file to see whether it is a record."""
+
+SERIAL_BELOW = 8
+"""Fewer files than this are validated in the calling process."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """The outcome for one file: its exit status (0/1/2) and what to print for it."""
+
+    path: str
+    status: int
+    text: str
+
+
+def record_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The files to validate: each file given, and in each folder (walked in sorted order,
+    dot-folders skipped) every ``.json``/``.yaml``/``.yml`` file that says ``gnoming-record``
+    near its top, so that rulesets and other data lying beside records are left alone."""
+    found: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if not path.is_dir():
+            found.append(path)
+            continue
+        for folder, subfolders, files in os.walk(path):
+            subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+            found += [
+                Path(folder) / name
+                for name in sorted(files)
+                if name.lower().endswith(RECORD_SUFFIXES)
+                and not name.startswith(".")
+                and _says_record(Path(folder) / name)
+            ]
+    return found
+
+
+def _says_record(path: Path) -> bool:
+    try:
+        with path.open("rb") as stream:
+            return b"gnoming-record" in stream.read(SNIFF_BYTES)
+    except OSError:
+        return True  # let the validator report why it cannot be read
+
+
+_resolver: RulesetResolver | None = None
+
+
+def check_file(path: str, ruleset: str | None = None, as_json: bool = False) -> FileReport:
+    """Validate one file in this process; the text is the JSON verdict or the human report."""
+    global _resolver  # noqa: PLW0603 - one cache per worker process, made on first use
+    if _resolver is None:
+        _resolver = RulesetResolver(cache_files=True)
+    replay = replay_file(path, ruleset=ruleset, resolver=_resolver)
+    text = replay.verdict.to_json() if as_json else describe(path, replay)
+    return FileReport(path, replay.verdict.exit_status, text)
+
+
+def _check_task(task: tuple[str, str | None, bool]) -> FileReport:
+    return check_file(*task)
+
+
+def check_files(
+    files: Sequence[Path], *, jobs: int = 1, ruleset: str | None = None, as_json: bool = False
+) -> Iterator[FileReport]:
+    """Reports for ``files``, in their order, computed by ``jobs`` processes."""
+    tasks = [(str(path), ruleset, as_json) for path in files]
+    if jobs <= 1 or len(tasks) < SERIAL_BELOW:
+        yield from map(_check_task, tasks)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    chunk = max(1, min(64, len(tasks) // (jobs * 8)))
+    with context.Pool(jobs) as pool:
+        yield from pool.imap(_check_task, tasks, chunksize=chunk)

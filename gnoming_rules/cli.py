@@ -1,0 +1,435 @@
+"""The ``gnoming`` command line: validate, play, show and score games; inspect rulesets.
+
+``main(argv)`` returns the exit status and never lets a traceback out: every error
+becomes one line on standard error (``gnoming: code: message``) and status 2.
+``gnoming validate`` exits 0 when every record is valid, 1 when some record breaks a rule
+or makes a false claim, 2 when some input is not a playable record (RECORD.md).
+
+``--ruleset R`` on ``validate`` replaces the ruleset each record names, but a record's
+``ruleset_sha256`` is still checked against R: it says which rules the game was played
+under, so replaying it under other rules is refused (``ruleset-mismatch``) rather than
+passed. Use it to point at rules that moved; to try a game under other rules, remove
+``ruleset_sha256`` from a copy of the record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+import yaml
+
+from .batch import check_files, record_files
+from .bots import play_game
+from .cards import face_from_text
+from .errors import GnomingError, RulesetError
+from .record import dump_record, write_record
+from .render import describe_turn, draw_layout, draw_table, seat_name
+from .ruleset import Ruleset, bundled_rulesets, load_ruleset, looks_like_path
+from .schemas import ruleset_schema, schema_text
+from .scoring import score_breakdown
+from .validate import replay_file
+
+PROGRESS_FROM = 50
+"""A terminal shows a progress bar when at least this many files are validated."""
+
+
+class UsageError(Exception):
+    """A command line that cannot be run as written."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised (as one line) instead of printed with the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``gnoming`` with ``argv`` (default: the process arguments); returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        command: Callable[[argparse.Namespace], int] = args.command
+        return command(args)
+    except UsageError as error:
+        return _fail(f"usage: {error}")
+    except GnomingError as error:
+        return _fail(f"{error.code}: {error.message}")
+    except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else 0
+    except KeyboardInterrupt:
+        print("gnoming: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (| head): nothing more to say
+        return 0
+    except OSError as error:
+        return _fail(f"{error.filename or 'input'}: {error.strerror or error}")
+    except Exception as error:  # a bug: still one line, and a status that says so
+        return _fail(f"internal error: {type(error).__name__}: {error}")
+
+
+def _fail(message: str) -> int:
+    print(f"gnoming: {message}", file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = _Parser(prog="gnoming", description="Referee for the card game Gnoming A Round.")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"gnoming-rules {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    validate = commands.add_parser(
+        "validate", help="check game records (files or folders)", description=_VALIDATE_HELP
+    )
+    validate.add_argument("paths", nargs="+", metavar="FILE", help="record files or folders")
+    validate.add_argument("--json", action="store_true", help="print RECORD.md's verdict objects")
+    validate.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
+    validate.add_argument(
+        "--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N", help="processes"
+    )
+    validate.add_argument("-q", "--quiet", action="store_true", help="print only failures")
+    validate.set_defaults(command=cmd_validate)
+
+    play = commands.add_parser("play", help="play a game with bots and write its record")
+    play.add_argument("--players", type=int, required=True, metavar="N")
+    play.add_argument("--seed", type=int, default=None, metavar="S", help="default: random")
+    play.add_argument("--ruleset", default="standard", metavar="R", help="name or path")
+    play.add_argument("--bot", choices=("random", "greedy"), default="greedy")
+    play.add_argument("--out", metavar="F", help="record file (.json/.yaml), - for stdout")
+    play.add_argument("--names", metavar="A,B,...", help="player names, comma-separated")
+    play.add_argument("--no-claims", action="store_true", help="write no card/score claims")
+    play.set_defaults(command=cmd_play)
+
+    show = commands.add_parser("show", help="replay a record to a point and draw the table")
+    show.add_argument("path", metavar="FILE")
+    show.add_argument("--round", type=int, metavar="R", help="default: the last round")
+    show.add_argument("--move", type=int, metavar="M", help="stop before move M (default: end)")
+    show.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
+    show.set_defaults(command=cmd_show)
+
+    score = commands.add_parser("score", help="score one layout, with the breakdown")
+    score.add_argument("cards", nargs="+", metavar="CARD", help="row-major: 5 5 M 3 -2 9 5 H 1")
+    score.add_argument("--ruleset", default="standard", metavar="R")
+    score.set_defaults(command=cmd_score)
+
+    listing = commands.add_parser("rulesets", help="list the bundled rulesets")
+    listing.set_defaults(command=cmd_rulesets)
+
+    ruleset = commands.add_parser("ruleset", help="show, check, diff rulesets; print the schema")
+    actions = ruleset.add_subparsers(title="actions", metavar="ACTION", required=True)
+    show_rules = actions.add_parser("show", help="print a resolved ruleset and its sha256")
+    show_rules.add_argument("ruleset", metavar="R", help="name or path")
+    show_rules.set_defaults(command=cmd_ruleset_show)
+    check = actions.add_parser("check", help="check ruleset files")
+    check.add_argument("rulesets", nargs="+", metavar="R", help="names or paths")
+    check.set_defaults(command=cmd_ruleset_check)
+    schema = actions.add_parser("schema", help="print the JSON Schema of a ruleset file")
+    schema.set_defaults(command=cmd_ruleset_schema)
+    diff = actions.add_parser("diff", help="what ruleset B changes against A")
+    diff.add_argument("old", metavar="A")
+    diff.add_argument("new", metavar="B")
+    diff.set_defaults(command=cmd_ruleset_diff)
+    return parser
+
+
+_VALIDATE_HELP = """Replay game records and check every move and claim (RECORD.md). Exit status:
+0 all valid, 1 some record breaks a rule or makes a false claim, 2 some input is not a
+playable record. --ruleset R replaces the ruleset a record names; its ruleset_sha256,
+if any, must still match R."""
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+# --- validate -------------------------------------------------------------------------------
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """``gnoming validate FILE... [--json] [--ruleset R] [--jobs N] [-q]``."""
+    if args.ruleset is not None:
+        load_ruleset(args.ruleset)  # a bad --ruleset is one error, not one per file
+    files = record_files(args.paths)
+    if not files:
+        raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
+    counts = [0, 0, 0]
+    progress = _Progress(len(files)) if len(files) >= PROGRESS_FROM else None
+    for report in check_files(files, jobs=args.jobs, ruleset=args.ruleset, as_json=args.json):
+        counts[report.status] += 1
+        if progress is not None:
+            progress.clear()
+        if args.json or not (args.quiet and report.status == 0):
+            print(report.text, flush=progress is not None)
+        if progress is not None:
+            progress.update(sum(counts))
+    if progress is not None:
+        progress.clear()
+    if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
+        summary = (
+            f"{len(files)} files: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
+        )
+        print(summary, file=sys.stderr if args.json else sys.stdout)
+    return 2 if counts[2] else 1 if counts[1] else 0
+
+
+class _Progress:
+    """A one-line progress bar on standard error, drawn only when it is a terminal."""
+
+    def __init__(self, total: int, stream: IO[str] | None = None) -> None:
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self.shown = False
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // self.total
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total}")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
+
+
+# --- play -----------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``gnoming play --players N [--seed S] [--ruleset R] [--bot B] [--out F]``."""
+    rules = load_ruleset(args.ruleset)
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    names = [name.strip() for name in args.names.split(",")] if args.names else None
+    if names is not None and len(names) != args.players:
+        raise UsageError(f"--names gives {len(names)} names for {args.players} players")
+    out = args.out or f"gnoming-game-{seed}.json"
+    to_stdout = out == "-"
+    reference = _ruleset_reference(args.ruleset, Path.cwd() if to_stdout else Path(out).parent)
+    try:
+        record, state = play_game(
+            rules,
+            args.players,
+            seed=seed,
+            bot=args.bot,
+            names=names,
+            ruleset_ref=reference,
+            claims=not args.no_claims,
+        )
+    except GnomingError as error:
+        if error.code == "bad-setup":
+            raise UsageError(error.message) from None
+        raise
+    talk = sys.stderr if to_stdout else sys.stdout
+    seats = record.players
+    print(
+        f"seed {seed}: {len(seats)} players, ruleset {rules.name}, {args.bot} bots, "
+        f"{seat_name(record.first_player, seats)} starts",
+        file=talk,
+    )
+    width = max(len(name) for name in seats)
+    print("         " + "  ".join(name.rjust(max(width, 5)) for name in seats), file=talk)
+    for index, scores in enumerate(state.scores):
+        cells = "  ".join(str(score).rjust(max(width, 5)) for score in scores)
+        print(f"round {index}: {cells}", file=talk)
+    cells = "  ".join(str(total).rjust(max(width, 5)) for total in state.totals)
+    print(f"totals:  {cells}", file=talk)
+    winners = ", ".join(seat_name(seat, seats) for seat in state.winners)
+    print(f"{'winner' if len(state.winners) == 1 else 'winners'}: {winners}", file=talk)
+    moves = sum(len(round_.moves) for round_ in record.rounds)
+    if to_stdout:
+        sys.stdout.write(dump_record(record))
+    else:
+        write_record(record, out)
+        print(f"record written to {out} ({moves} moves)", file=talk)
+    return 0
+
+
+def _ruleset_reference(given: str, record_folder: Path) -> str:
+    """What a written record names: the bundled name, or the path from the record's folder."""
+    if not looks_like_path(given):
+        return given
+    return os.path.relpath(Path(given).resolve(), record_folder.resolve())
+
+
+# --- show -----------------------------------------------------------------------------------
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``gnoming show FILE [--round R] [--move M]``: the table at one point of a record."""
+    whole = replay_file(args.path, ruleset=args.ruleset)
+    record = whole.record
+    if record is None or whole.ruleset is None:
+        error = whole.verdict.error
+        assert error is not None
+        print(f"{args.path}: {error.code}: {error.message}", file=sys.stderr)
+        return 2
+    if not record.rounds:
+        print(f"{args.path}: no round has been dealt yet")
+        return 0
+    last = len(record.rounds) - 1
+    round_index = last if args.round is None else args.round
+    if not 0 <= round_index <= last:
+        raise UsageError(f"--round {round_index}: the record has rounds 0 to {last}")
+    moves = len(record.rounds[round_index].moves)
+    move_index = args.move
+    if move_index is not None and not 0 <= move_index <= moves:
+        raise UsageError(f"--move {move_index}: round {round_index} has moves 0 to {moves - 1}")
+    replay = replay_file(args.path, ruleset=args.ruleset, until=(round_index, move_index))
+    state, rules = replay.state, replay.ruleset
+    assert rules is not None
+    print(
+        f"{args.path}: ruleset {rules.name}, {len(record.players)} players, "
+        f"{rules.rounds} round{'s' if rules.rounds > 1 else ''}"
+    )
+    error = replay.verdict.error
+    if error is not None:
+        where = "" if error.round is None else f" at round {error.round}"
+        where += "" if error.move is None else f", move {error.move}"
+        print(f"the replay stops{where}: {error.code}: {error.message}")
+    if state is None:
+        return 0
+    reached = error.move if error is not None and error.move is not None else move_index
+    shown_round = error.round if error is not None and error.round is not None else round_index
+    point = "the end" if reached is None else f"move {reached}"
+    print(f"round {shown_round}, before {point}: {describe_turn(state, record.players)}")
+    if replay.entry is not None:
+        text = json.dumps({k: v for k, v in replay.entry.items() if v is not None})
+        print(f"next move: {text}")
+    for line in draw_table(rules, state, record.players):
+        print(line)
+    for index, scores in enumerate(state.scores):
+        print(f"round {index} scores: {list(scores)}")
+    return 0
+
+
+# --- score ----------------------------------------------------------------------------------
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """``gnoming score 5 5 M 3 -2 9 5 H 1``: one layout's score and why."""
+    rules = load_ruleset(args.ruleset)
+    try:
+        cards = [face_from_text(text) for text in args.cards]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    rows, cols = rules.layout.rows, rules.layout.cols
+    if len(cards) != rows * cols:
+        raise UsageError(
+            f"a {rows}x{cols} layout has {rows * cols} cards, got {len(cards)} "
+            "(give them row by row)"
+        )
+    for line in draw_layout(cards, (1 << len(cards)) - 1, rows, cols):
+        print(line)
+    print(score_breakdown(rules, cards))
+    return 0
+
+
+# --- rulesets -------------------------------------------------------------------------------
+
+
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    """``gnoming rulesets``: the bundled rulesets, one per line."""
+    for name in bundled_rulesets():
+        try:
+            rules = load_ruleset(name)
+        except RulesetError as error:
+            print(f"{name}: {error.code}: {error.message}")
+            continue
+        summary = rules.description.split(". ")[0].strip().rstrip(".")
+        print(f"{name}: {summary}" if summary else name)
+    return 0
+
+
+def cmd_ruleset_show(args: argparse.Namespace) -> int:
+    """``gnoming ruleset show R``: the resolved ruleset (``extends`` applied) as YAML."""
+    rules = load_ruleset(args.ruleset)
+    print(f"# sha256: {rules.sha256}")
+    print(yaml.safe_dump(rules.model_dump(), sort_keys=False, allow_unicode=True), end="")
+    return 0
+
+
+def cmd_ruleset_check(args: argparse.Namespace) -> int:
+    """``gnoming ruleset check R...``: 0 all fine, 1 some ruleset cannot be played, 2 not found."""
+    status = 0
+    for given in args.rulesets:
+        try:
+            rules = load_ruleset(given)
+        except RulesetError as error:
+            print(f"{given}: {error.code}: {error.message}")
+            status = max(status, 2 if error.code == "unknown-ruleset" else 1)
+            continue
+        print(f"{given}: ok ({rules.name}, sha256 {rules.sha256[:12]}...)")
+    return status
+
+
+def cmd_ruleset_schema(args: argparse.Namespace) -> int:
+    """``gnoming ruleset schema``: the JSON Schema of a ruleset file."""
+    sys.stdout.write(schema_text(ruleset_schema()))
+    return 0
+
+
+def cmd_ruleset_diff(args: argparse.Namespace) -> int:
+    """``gnoming ruleset diff A B``: every rule B changes against A, as ``path: old -> new``."""
+    old, new = load_ruleset(args.old), load_ruleset(args.new)
+    for label in ("name", "description"):
+        before, after = getattr(old, label), getattr(new, label)
+        if before != after:
+            print(f"{label}: {json.dumps(before)} -> {json.dumps(after)} (a label, not a rule)")
+    changes = ruleset_changes(old, new)
+    for path, before, after in changes:
+        print(f"{path}: {_value_text(before)} -> {_value_text(after)}")
+    if not changes:
+        print(f"no rule differs (sha256 {old.sha256[:12]}...)")
+    else:
+        count = len(changes)
+        print(
+            f"{count} rule{'s' if count > 1 else ''} differ "
+            f"(sha256 {old.sha256[:12]}... -> {new.sha256[:12]}...)"
+        )
+    return 0
+
+
+_ABSENT = object()
+
+
+def ruleset_changes(old: Ruleset, new: Ruleset) -> list[tuple[str, Any, Any]]:
+    """(field path, old value, new value) for every rule that differs; labels are ignored."""
+    changes: list[tuple[str, Any, Any]] = []
+    _compare("", old.rules_dict(), new.rules_dict(), changes)
+    return changes
+
+
+def _compare(path: str, old: Any, new: Any, changes: list[tuple[str, Any, Any]]) -> None:
+    if isinstance(old, dict) and isinstance(new, dict):
+        keys = list(old) + [key for key in new if key not in old]
+        for key in keys:
+            inner = f"{path}.{key}" if path else str(key)
+            _compare(inner, old.get(key, _ABSENT), new.get(key, _ABSENT), changes)
+    elif old != new or type(old) is not type(new):
+        changes.append((path, old, new))
+
+
+def _value_text(value: Any) -> str:
+    return "(absent)" if value is _ABSENT else json.dumps(value)

@@ -1,0 +1,508 @@
+"""Game records (``gnoming-record/1``, RECORD.md): models, reading JSON or YAML, writing.
+
+A record is parsed in one pass by pydantic (its Rust core reads JSON bytes directly),
+strictly: integers are integers, unknown fields are refused, faces are ``int`` (non-zero),
+``"H"`` or ``"M"``. Moves are typed dictionaries rather than model objects, because a
+record holds hundreds of them and a validator replays thousands of records: a dict costs
+less to build, and the validator turns each distinct move into a shared engine move.
+
+Every problem becomes a :class:`~gnoming_rules.errors.RecordError` with code
+``bad-record`` and a message that starts with the path of the offending field, e.g.
+``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read with a safe
+loader that refuses aliases (no "billion laughs"), and inputs over
+:data:`MAX_RECORD_BYTES` are refused before parsing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal, NotRequired, TypeAlias
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, TypeAdapter
+from pydantic import ValidationError as PydanticValidationError
+from pydantic.annotated_handlers import GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, ErrorDetails, core_schema
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
+
+from .cards import Face
+from .errors import RecordError
+
+FORMAT = "gnoming-record/1"
+"""The value of a record's ``format`` field."""
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""Largest record accepted (64 MiB; a whole standard game of 7 players is about 60 KB)."""
+
+RecordFormat: TypeAlias = Literal["json", "yaml"]
+
+ACTIONS = ("reveal", "draw", "place", "bounce", "discard", "flip", "reshuffle")
+"""The ``action`` names of RECORD.md, in its table's order."""
+
+
+# --- field types ---------------------------------------------------------------------------
+
+
+class _CardFaceSchema:
+    """Pydantic metadata for a card face: one clear error instead of three union branches."""
+
+    def __get_pydantic_core_schema__(
+        self, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.union_schema(
+            [
+                core_schema.int_schema(strict=True, gt=0),
+                core_schema.int_schema(strict=True, lt=0),
+                core_schema.literal_schema(["H", "M"]),
+            ],
+            custom_error_type="card_face",
+            custom_error_message='not a card: write a non-zero integer, "H" or "M"',
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {
+            "description": "A card by its face: a non-zero integer, "
+            '"H" (hazard) or "M" (mulligan).',
+            "anyOf": [{"type": "integer", "not": {"const": 0}}, {"enum": ["H", "M"]}],
+        }
+
+
+class _RulesetRefSchema:
+    """Pydantic metadata for ``ruleset``: a name or path, or an inline mapping."""
+
+    def __get_pydantic_core_schema__(
+        self, source: object, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return core_schema.union_schema(
+            [
+                core_schema.str_schema(strict=True, min_length=1),
+                core_schema.dict_schema(core_schema.str_schema(), core_schema.any_schema()),
+            ],
+            custom_error_type="ruleset_ref",
+            custom_error_message="must name a bundled ruleset, give a path to a ruleset file, "
+            "or hold an inline ruleset mapping",
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {
+            "description": "A bundled ruleset's name, a path to a ruleset file (relative to the "
+            "record's folder), or an inline ruleset mapping (see ruleset.schema.json).",
+            "anyOf": [{"type": "string", "minLength": 1}, {"type": "object"}],
+        }
+
+
+CardFace = Annotated[Face, _CardFaceSchema()]
+"""A face as a record writes it (RULES 1.3)."""
+Seat = Annotated[int, Field(ge=0, description="A seat, 0 to players - 1.")]
+Pile = Annotated[int, Field(ge=0, le=1, description="A discard pile: 0 or 1.")]
+RulesetRef = Annotated[str | dict[str, Any], _RulesetRefSchema()]
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+class RevealEntry(TypedDict):
+    """reveal: in setup, the player turns up one of their face-down cards (RULES 3.5)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["reveal"]
+    player: Seat
+    slot: int
+    card: NotRequired[CardFace | None]
+
+
+class DrawEntry(TypedDict):
+    """draw: from the deck, or from discard pile 0 or 1 (RULES 4.1)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["draw"]
+    player: Seat
+    source: Literal["deck", "discard"]
+    pile: NotRequired[Pile | None]
+    card: NotRequired[CardFace | None]
+
+
+class PlaceEntry(TypedDict):
+    """place: the held card goes into the slot; card is the displaced one (RULES 4.2)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["place"]
+    player: Seat
+    slot: int
+    card: NotRequired[CardFace | None]
+
+
+class BounceEntry(TypedDict):
+    """bounce: the held card goes into the slot; card is the displaced one (RULES 5)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["bounce"]
+    player: Seat
+    slot: int
+    card: NotRequired[CardFace | None]
+
+
+class DiscardEntry(TypedDict):
+    """discard: the held card goes on the pile; a hazard needs none (RULES 4.4, 6.1)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["discard"]
+    player: Seat
+    pile: NotRequired[Pile | None]
+
+
+class FlipEntry(TypedDict):
+    """flip: after a hazard, the player turns up a face-down card (RULES 6.1)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["flip"]
+    player: Seat
+    slot: int
+    card: NotRequired[CardFace | None]
+
+
+class ReshuffleEntry(TypedDict):
+    """reshuffle: the new draw pile, top first (RULES 8.7)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["reshuffle"]
+    cards: list[CardFace]
+
+
+MoveEntry = Annotated[
+    RevealEntry | DrawEntry | PlaceEntry | BounceEntry | DiscardEntry | FlipEntry | ReshuffleEntry,
+    Field(discriminator="action"),
+]
+"""One entry of a round's ``moves``, as a plain dict checked by pydantic."""
+
+
+# --- the record ----------------------------------------------------------------------------
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Round(_Model):
+    """One round: its deal, its moves, and optionally the claimed scores."""
+
+    deal: list[CardFace] = Field(description="Every card of the deck, top first (RULES 3.1).")
+    moves: list[MoveEntry] = Field(description="The round's moves and reshuffles, in order.")
+    scores: list[int] | None = Field(
+        default=None, description="Claim: this round's score per seat, 8.6 included."
+    )
+
+
+class Result(_Model):
+    """The claimed outcome of the game."""
+
+    totals: list[int] | None = Field(default=None, description="Claim: each seat's total.")
+    winners: list[Seat] | None = Field(
+        default=None, description="Claim: the winning seats (compared as a set)."
+    )
+
+
+class Record(_Model):
+    """A gnoming-record/1 game record (RECORD.md)."""
+
+    format: Literal["gnoming-record/1"] = Field(description="Exactly gnoming-record/1.")
+    ruleset: RulesetRef
+    ruleset_sha256: (
+        Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="SHA-256 of the rules.")] | None
+    ) = Field(default=None, description="SHA-256 (hex) of the resolved ruleset's canonical JSON.")
+    players: list[str] = Field(min_length=1, description="Seat order; names are labels only.")
+    first_player: Seat = Field(description="The seat that starts round 1 (the youngest).")
+    rounds: list[Round]
+    result: Result | None = None
+
+
+RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def read_record(path: str | Path) -> Record:
+    """Read a record file (JSON, or YAML for ``.yaml``/``.yml``); raises :class:`RecordError`."""
+    file = Path(path)
+    try:
+        with file.open("rb") as stream:
+            data = stream.read(MAX_RECORD_BYTES + 1)
+    except OSError as error:
+        raise RecordError("bad-record", f"cannot read {file}: {error.strerror or error}") from None
+    return parse_record(data, format=format_of(file))
+
+
+def format_of(path: Path) -> RecordFormat | None:
+    """The format a file name says (``.json``, ``.yaml``, ``.yml``), else ``None`` (sniff)."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return "json"
+    if suffix in (".yaml", ".yml"):
+        return "yaml"
+    return None
+
+
+def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> Record:
+    """Parse a record from JSON or YAML text; ``format=None`` sniffs (``{`` first: JSON).
+
+    Raises :class:`RecordError` (``bad-record``) with the field path; ``round`` and
+    ``move`` are set when the bad field is inside a move.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(
+            "bad-record", f"the input is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB"
+        )
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if format is None:
+        format = "json" if raw.lstrip()[:1] == b"{" else "yaml"
+    try:
+        if format == "json":
+            return RECORD_ADAPTER.validate_json(raw)
+        return RECORD_ADAPTER.validate_python(_load_yaml(raw))
+    except PydanticValidationError as error:
+        raise record_error_from(error) from None
+    except RecursionError:
+        raise RecordError("bad-record", "the input is nested too deeply") from None
+
+
+class _RecordYamlLoader(yaml.SafeLoader):
+    """PyYAML's safe loader without aliases: ``*name`` could expand a small file enormously."""
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed in a record", mark
+            )
+        return super().compose_node(parent, index)
+
+
+def _load_yaml(raw: bytes) -> object:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            "bad-record", f"not UTF-8 text: byte {error.start} cannot be decoded"
+        ) from None
+    try:
+        return yaml.load(text, Loader=_RecordYamlLoader)  # a SafeLoader subclass
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "not valid YAML"
+        raise RecordError("bad-record", f"not valid YAML: {problem}{where}") from None
+    except ValueError as error:  # e.g. an integer with more digits than Python converts
+        raise RecordError("bad-record", f"not valid YAML: {error}") from None
+
+
+def record_error_from(error: PydanticValidationError) -> RecordError:
+    """The first problem of a pydantic error as a ``bad-record`` :class:`RecordError`."""
+    details = error.errors(include_url=False)
+    first = details[0]
+    loc = _strip_tags(first["loc"])
+    message = _message(first)
+    if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
+        loc = (*loc, "action")
+    path = field_path(loc)
+    more = len(details) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    text = f"{path}: {message}{tail}" if path else f"{message}{tail}"
+    round_index, move_index = _move_location(loc)
+    return RecordError("bad-record", text, round_index, move_index)
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """A pydantic location as a path: ``("rounds", 1, "moves", 7)`` -> ``rounds[1].moves[7]``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+def _strip_tags(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    """Drop the discriminator tag pydantic puts after a move's index (``moves.7.reveal.slot``)."""
+    kept: list[int | str] = []
+    for index, part in enumerate(loc):
+        if (
+            index >= 2
+            and part in ACTIONS
+            and isinstance(loc[index - 1], int)
+            and loc[index - 2] == "moves"
+        ):
+            continue
+        kept.append(part)
+    return tuple(kept)
+
+
+def _move_location(loc: tuple[int | str, ...]) -> tuple[int | None, int | None]:
+    if len(loc) >= 4 and loc[0] == "rounds" and loc[2] == "moves":
+        round_index, move_index = loc[1], loc[3]
+        if isinstance(round_index, int) and isinstance(move_index, int):
+            return round_index, move_index
+    return None, None
+
+
+def _shown(value: object) -> str:
+    """A short JSON-like rendering of an offending input value."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_KIND = {
+    "int_type": "an integer",
+    "int_parsing": "an integer",
+    "string_type": "a string",
+    "list_type": "a list",
+    "dict_type": "a mapping",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "bool_type": "true or false",
+}
+
+
+def _message(error: ErrorDetails) -> str:
+    kind = error["type"]
+    given = error.get("input")
+    context = error.get("ctx") or {}
+    if kind == "missing":
+        return "missing field"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind in _KIND:
+        if not error["loc"] and kind in ("model_type", "dict_type"):
+            return f"a record must be a mapping (a JSON object), got {_shown(given)}"
+        return f"must be {_KIND[kind]}, got {_shown(given)}"
+    if kind == "json_invalid":
+        return f"not valid JSON: {context.get('error', error['msg'])}"
+    if kind == "union_tag_invalid":
+        return f"unknown action {_shown(context.get('tag'))} (one of {', '.join(ACTIONS)})"
+    if kind == "union_tag_not_found":
+        return "missing field"
+    if kind in ("card_face", "ruleset_ref"):
+        return f"{error['msg']}, got {_shown(given)}"
+    if kind == "literal_error":
+        return f"must be {context.get('expected', '?')}, got {_shown(given)}"
+    if kind == "string_pattern_mismatch":
+        return f"must be 64 lowercase hex digits, got {_shown(given)}"
+    if kind in ("greater_than_equal", "less_than_equal") and error["loc"][-1:] == ("pile",):
+        return f"must be 0 or 1, got {_shown(given)}"
+    if kind == "greater_than_equal":
+        return f"must be at least {context.get('ge')}, got {_shown(given)}"
+    if kind == "too_short":
+        return f"must not be empty, got {_shown(given)}"
+    text = error["msg"]
+    return f"{text[:1].lower()}{text[1:]}, got {_shown(given)}"
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def dump_record(record: Record, format: RecordFormat = "json") -> str:
+    """The record as text: one move per line, so that a person can read and edit it."""
+    return _dump_json(record) if format == "json" else _dump_yaml(record)
+
+
+def write_record(record: Record, path: str | Path, *, format: RecordFormat | None = None) -> None:
+    """Write ``record`` to ``path`` (JSON, or YAML for ``.yaml``/``.yml`` or ``format="yaml"``)."""
+    file = Path(path)
+    text = dump_record(record, format or format_of(file) or "json")
+    file.write_text(text, encoding="utf-8")
+
+
+def _entry(move: Mapping[str, Any]) -> dict[str, Any]:
+    """A move entry without the optional fields that are unset (``None``)."""
+    return {key: value for key, value in move.items() if value is not None}
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _dump_json(record: Record) -> str:
+    lines = ["{", f'  "format": {_compact(record.format)},']
+    if isinstance(record.ruleset, str):
+        lines.append(f'  "ruleset": {_compact(record.ruleset)},')
+    else:
+        inline = json.dumps(record.ruleset, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+        lines.append(f'  "ruleset": {inline},')
+    if record.ruleset_sha256 is not None:
+        lines.append(f'  "ruleset_sha256": {_compact(record.ruleset_sha256)},')
+    lines.append(f'  "players": {_compact(record.players)},')
+    lines.append(f'  "first_player": {record.first_player},')
+    lines.append('  "rounds": [')
+    for round_index, round_ in enumerate(record.rounds):
+        lines.append("    {")
+        lines.append(f'      "deal": {_compact(round_.deal)},')
+        moves = [f"        {_compact(_entry(move))}" for move in round_.moves]
+        closing = "      ]" + ("," if round_.scores is not None else "")
+        if moves:
+            lines.append('      "moves": [')
+            lines.append(",\n".join(moves))
+            lines.append(closing)
+        else:
+            lines.append('      "moves": [' + closing.strip())
+        if round_.scores is not None:
+            lines.append(f'      "scores": {_compact(round_.scores)}')
+        last = round_index == len(record.rounds) - 1
+        lines.append("    }" + ("" if last else ","))
+    lines.append("  ]" + ("," if record.result is not None else ""))
+    if record.result is not None:
+        result = record.result.model_dump(exclude_none=True)
+        lines.append(f'  "result": {_compact(result)}')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _yaml_flow(value: object) -> str:
+    """A JSON value as YAML flow text (JSON is YAML; mapping keys and H/M left bare)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_yaml_flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_flow(item) for item in value) + "]"
+    if value in ("H", "M", "deck", "discard") or (isinstance(value, str) and value in ACTIONS):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _dump_yaml(record: Record) -> str:
+    lines = [f"format: {record.format}"]
+    if isinstance(record.ruleset, str):
+        lines.append(f"ruleset: {json.dumps(record.ruleset, ensure_ascii=False)}")
+    else:
+        inline = yaml.safe_dump(record.ruleset, sort_keys=False, allow_unicode=True)
+        lines.append("ruleset:")
+        lines += [f"  {line}" for line in inline.splitlines()]
+    if record.ruleset_sha256 is not None:
+        lines.append(f"ruleset_sha256: {record.ruleset_sha256}")
+    lines.append(f"players: {_yaml_flow(record.players)}")
+    lines.append(f"first_player: {record.first_player}")
+    lines.append("rounds:" + ("" if record.rounds else " []"))
+    for round_ in record.rounds:
+        lines.append(f"  - deal: {_yaml_flow(round_.deal)}")
+        lines.append("    moves:" + ("" if round_.moves else " []"))
+        lines += [f"      - {_yaml_flow(_entry(move))}" for move in round_.moves]
+        if round_.scores is not None:
+            lines.append(f"    scores: {_yaml_flow(round_.scores)}")
+    if record.result is not None:
+        lines.append("result:")
+        for key, value in record.result.model_dump(exclude_none=True).items():
+            lines.append(f"  {key}: {_yaml_flow(value)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,109 @@
+"""Writing a game down as it is played: a :class:`Recorder` turns moves into a :class:`Record`.
+
+Feed it every move given to :func:`~gnoming_rules.engine.apply` (deals and reshuffles
+included) with the state that followed; :meth:`Recorder.record` then gives a record that
+the validator accepts. It always names the rules by ``ruleset_sha256``. With
+``claims=True`` (the default) it also writes what the table saw: each move's ``card``
+(BRIEF reading 1: the drawn card, the displaced card of a place or bounce, the card a
+reveal or flip turns up), each round's ``scores`` and the ``result``, so that a hand
+edit of any of them is caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from .record import FORMAT, Record
+from .ruleset import Ruleset, bundled_rulesets, load_ruleset
+from .state import State
+
+
+class Recorder:
+    """Collects a game's moves into a ``gnoming-record/1`` record."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str],
+        first_player: int,
+        *,
+        ruleset_ref: str | Mapping[str, Any] | None = None,
+        claims: bool = True,
+    ) -> None:
+        """``ruleset_ref`` is what the record's ``ruleset`` field says; by default the
+        bundled name when ``ruleset`` is a bundled ruleset, else the whole ruleset inline."""
+        self.ruleset = ruleset
+        self.players = list(players)
+        self.first_player = first_player
+        self.ruleset_ref = ruleset_ref if ruleset_ref is not None else default_reference(ruleset)
+        self.claims = claims
+        self._rounds: list[dict[str, Any]] = []
+        self._result: dict[str, Any] | None = None
+
+    def add(self, move: Move, after: State) -> None:
+        """Write down ``move``; ``after`` is the state :func:`apply` returned for it."""
+        if isinstance(move, Deal):
+            self._rounds.append({"deal": list(move.cards), "moves": []})
+            return
+        if not self._rounds:
+            raise ValueError("a record starts with a deal")
+        current = self._rounds[-1]
+        current["moves"].append(self._entry(move, after))
+        finished = len(after.scores)
+        if self.claims and finished == len(self._rounds):
+            current["scores"] = list(after.scores[-1])
+        if self.claims and after.is_over:
+            self._result = {"totals": list(after.totals), "winners": list(after.winners)}
+
+    def record(self) -> Record:
+        """The record of the moves so far (a game stopped early gives a valid, incomplete one)."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "ruleset": self.ruleset_ref,
+            "ruleset_sha256": self.ruleset.sha256,
+            "players": self.players,
+            "first_player": self.first_player,
+            "rounds": self._rounds,
+        }
+        if self._result is not None:
+            data["result"] = self._result
+        return Record.model_validate(data)
+
+    def _entry(self, move: Move, after: State) -> dict[str, Any]:
+        claims = self.claims
+        if isinstance(move, Reshuffle):
+            return {"action": "reshuffle", "cards": list(move.cards)}
+        if isinstance(move, Draw):
+            entry: dict[str, Any] = {"action": "draw", "player": move.player, "source": move.source}
+            if move.pile is not None:
+                entry["pile"] = move.pile
+            if claims:
+                entry["card"] = after.held
+            return entry
+        if isinstance(move, Discard):
+            entry = {"action": "discard", "player": move.player}
+            if move.pile is not None:
+                entry["pile"] = move.pile
+            return entry
+        if isinstance(move, Place | Bounce):
+            entry = {"action": move.action, "player": move.player, "slot": move.slot}
+            if claims:
+                entry["card"] = after.held
+            return entry
+        if isinstance(move, Reveal | Flip):
+            entry = {"action": move.action, "player": move.player, "slot": move.slot}
+            if claims:
+                entry["card"] = after.cards[move.player][move.slot]
+            return entry
+        raise TypeError(f"not a move: {move!r}")
+
+
+def default_reference(ruleset: Ruleset) -> str | dict[str, Any]:
+    """The bundled name of ``ruleset`` if it is one unchanged, else the ruleset inline."""
+    if ruleset.name in bundled_rulesets():
+        bundled = load_ruleset(ruleset.name)
+        if bundled.sha256 == ruleset.sha256:
+            return ruleset.name
+    return ruleset.model_dump(mode="json")

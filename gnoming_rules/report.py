@@ -1,0 +1,145 @@
+"""A verdict told to a person: the failing move, the rule and its text, the layout at fault.
+
+:func:`describe` turns a :class:`~gnoming_rules.validate.Replay` into the text
+``gnoming validate`` prints: one line for a valid record or an input error, and for a
+rule violation or false claim a short block: the move as the record wrote it, the rule
+number and text, the reason, and the player's layout (face-down cards in parentheses,
+the slot at fault starred) as it was just before the move.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Mapping
+from typing import Any
+
+from .render import draw_layout, draw_piles, seat_name
+from .rulebook import rule_text
+from .scoring import score_breakdown
+from .validate import Replay
+
+CARD_CLAIM = (
+    'a move\'s "card" is the card drawn (draw), picked up from the slot (place, bounce) '
+    "or turned up (reveal, flip): what the table saw"
+)
+INDENT = "  "
+WIDTH = 100
+
+
+def describe(label: str, replay: Replay) -> str:
+    """The report on one record file named ``label``."""
+    verdict = replay.verdict
+    error = verdict.error
+    if error is None:
+        return f"{label}: {_valid_summary(replay)}"
+    where = _where(error.round, error.move)
+    headline = f"{label}: {'INVALID' if verdict.exit_status == 1 else 'NOT PLAYABLE'}"
+    headline += f"{where}: {error.code}"
+    if replay.state is None or replay.ruleset is None:
+        return f"{headline}: {error.message}"
+    lines = [headline]
+    if replay.entry is not None and error.move is not None:
+        lines.append(f"{INDENT}move {error.move}: {_entry_text(replay.entry)}")
+    if error.rule is not None:
+        text = rule_text(error.rule)
+        lines += _wrapped(f"rule {error.rule}: {text}" if text else f"rule {error.rule}")
+    elif error.code == "card-mismatch":
+        lines += _wrapped(f"claim: {CARD_CLAIM}")
+    lines += _wrapped(f"reason: {error.message}")
+    lines += _picture(replay)
+    return "\n".join(lines)
+
+
+def _valid_summary(replay: Replay) -> str:
+    verdict = replay.verdict
+    names = replay.record.players if replay.record is not None else None
+    if verdict.complete:
+        winners = ", ".join(seat_name(seat, names) for seat in verdict.winners)
+        label = "winner" if len(verdict.winners) == 1 else "winners"
+        return f"valid, complete: totals {list(verdict.totals)}, {label} {winners}"
+    record = replay.record
+    rounds = len(record.rounds) if record is not None else 0
+    if not rounds:
+        return "valid, incomplete: no round played yet"
+    moves = len(record.rounds[-1].moves) if record is not None else 0
+    finished = len(verdict.scores)
+    where = (
+        f"stops after round {rounds - 1}"
+        if finished == rounds
+        else f"stops in round {rounds - 1} after {moves} moves"
+    )
+    return (
+        f"valid, incomplete: {where} ({finished} round{'' if finished == 1 else 's'} "
+        f"finished, totals {list(verdict.totals)})"
+    )
+
+
+def _where(round_: int | None, move: int | None) -> str:
+    if round_ is None:
+        return ""
+    return f" at round {round_}" + ("" if move is None else f", move {move}")
+
+
+def _entry_text(entry: Mapping[str, Any]) -> str:
+    return json.dumps({key: value for key, value in entry.items() if value is not None})
+
+
+def _wrapped(text: str) -> list[str]:
+    return textwrap.wrap(
+        text, WIDTH, initial_indent=INDENT, subsequent_indent=INDENT * 2, break_on_hyphens=False
+    )
+
+
+def _picture(replay: Replay) -> list[str]:
+    """The layout(s) the failure is about, as grids."""
+    state, rules, verdict = replay.state, replay.ruleset, replay.verdict
+    assert state is not None and rules is not None and verdict.error is not None
+    names = replay.record.players if replay.record is not None else None
+    rows, cols = rules.layout.rows, rules.layout.cols
+    error = verdict.error
+    if error.code == "score-mismatch":
+        return _score_pictures(replay)
+    if error.code == "result-mismatch" or not state.cards[0]:
+        return []
+    entry = replay.entry or {}
+    seat = entry.get("player", state.actor)
+    if not isinstance(seat, int) or not 0 <= seat < len(state.cards):
+        return []
+    slot = entry.get("slot")
+    marked = slot if isinstance(slot, int) and 0 <= slot < rows * cols else None
+    caption = f"{seat_name(seat, names)} before the move"
+    if state.held is not None and seat == state.turn:
+        caption += f", holding {state.held}"
+    caption += ":" if marked is None else f" (* slot {marked}; (x) face down):"
+    lines = [INDENT + caption]
+    grid = draw_layout(state.cards[seat], state.face_up[seat], rows, cols, marked=marked)
+    lines += [INDENT * 2 + line for line in grid]
+    if entry.get("action") in ("draw", "discard") or error.code == "wrong-phase":
+        lines += [INDENT + line for line in draw_piles(state)]
+    return lines
+
+
+def _score_pictures(replay: Replay) -> list[str]:
+    """For a false ``scores`` claim: each disputed seat's final layout and its breakdown."""
+    state, rules, record, error = replay.state, replay.ruleset, replay.record, replay.verdict.error
+    assert state is not None and rules is not None and record is not None and error is not None
+    assert error.round is not None
+    claimed = record.rounds[error.round].scores or []
+    actual = state.scores[error.round]
+    lines: list[str] = []
+    for seat, (score, claim) in enumerate(zip(actual, claimed, strict=True)):
+        if score == claim:
+            continue
+        bonus = score - score_breakdown(rules, state.cards[seat]).total
+        note = f" ({bonus:+d} for going out, 8.6)" if bonus else ""
+        lines.append(f"{INDENT}{seat_name(seat, record.players)} scores {score}{note}:")
+        grid = draw_layout(
+            state.cards[seat], state.face_up[seat], rules.layout.rows, rules.layout.cols
+        )
+        lines += [INDENT * 2 + line for line in grid]
+        lines += [
+            INDENT * 2 + line
+            for line in str(score_breakdown(rules, state.cards[seat])).splitlines()
+        ]
+    return lines

@@ -1,0 +1,50 @@
+"""The text of the numbered rules, so that a refusal can quote the rule it enforces.
+
+``RULES.md`` beside this module is a copy of the project's rule statement
+(``shared/spec/RULES.md``; a test keeps the two identical). Rule numbers are those of
+:attr:`IllegalMove.rule <gnoming_rules.errors.IllegalMove>` and of a verdict's ``rule``:
+``"7.2"`` is a paragraph, ``"8"`` a whole section (its title is returned).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+_PARAGRAPH = re.compile(r"^(\d+\.\d+) (.*)$")
+_SECTION = re.compile(r"^## (\d+)\. (.*)$")
+
+
+@cache
+def rules() -> dict[str, str]:
+    """Rule number -> its text on one line (Markdown markers removed)."""
+    text = resources.files("gnoming_rules").joinpath("RULES.md").read_text(encoding="utf-8")
+    found: dict[str, str] = {}
+    current: str | None = None
+    for line in text.splitlines():
+        section = _SECTION.match(line)
+        paragraph = _PARAGRAPH.match(line)
+        if section:
+            found[section.group(1)] = section.group(2).strip()
+            current = None
+        elif paragraph:
+            current = paragraph.group(1)
+            found[current] = paragraph.group(2).strip()
+        elif current is not None and line.startswith("    "):
+            found[current] += " " + line.strip()
+        else:
+            current = None
+    return {number: _plain(body) for number, body in found.items()}
+
+
+def rule_text(number: str | None) -> str | None:
+    """The text of rule ``number`` (``"7.2"``, or a section such as ``"8"``), if there is one."""
+    if number is None:
+        return None
+    return rules().get(number)
+
+
+def _plain(text: str) -> str:
+    """Rule text without Markdown emphasis and code marks."""
+    return text.replace("**", "").replace("`", "").replace("*", "")

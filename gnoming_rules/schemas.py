@@ -1,0 +1,124 @@
+"""JSON Schemas for ruleset files and game records, generated from the pydantic models.
+
+Editors use them to check a file while it is written (a YAML ruleset names its schema in
+its first line, ``# yaml-language-server: $schema=../schemas/ruleset.schema.json``).
+The ruleset schema describes a ruleset *file* as an author writes it: without
+``extends`` every rule field is required; with ``extends`` the file is a JSON Merge
+Patch over its parent, so no field is required, nested mappings may be partial and an
+entry of ``deck.numbers`` may be ``null`` (which deletes it).
+
+``python -m gnoming_rules.schemas [FOLDER]`` writes ``ruleset.schema.json`` and
+``record.schema.json`` (``make schemas``); a test fails when the committed files are stale.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .record import RECORD_ADAPTER
+from .ruleset import Ruleset
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+FACE_KEY = "^-?[1-9][0-9]*$"
+"""A ``deck.numbers`` key: a non-zero integer written as text (JSON keys are strings)."""
+
+
+def ruleset_schema() -> dict[str, Any]:
+    """The schema of a ruleset file (YAML or JSON), ``extends`` included."""
+    full = Ruleset.model_json_schema()
+    defs: dict[str, Any] = full.pop("$defs")
+    defs["Deck"]["properties"]["numbers"]["propertyNames"] = {"pattern": FACE_KEY}
+    patches = {f"{name}Patch": _patch(schema) for name, schema in defs.items()}
+    patch = _patch(full)
+    patch["title"] = "RulesetPatch"
+    patch["description"] = (
+        "A ruleset that extends another: a JSON Merge Patch (RFC 7386) over the parent "
+        "named by extends. No field is required; null deletes an entry of deck.numbers."
+    )
+    patch["properties"] = {
+        "extends": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The parent ruleset: a bundled name, or a path relative to this file.",
+        },
+        **patch["properties"],
+    }
+    patch["required"] = ["extends"]
+    return {
+        "$schema": DIALECT,
+        "title": "gnoming-rules ruleset file",
+        "description": "A ruleset of Gnoming A Round: the deck and every rule toggle "
+        "(RULES.md). Without extends it must give every rule; with extends, only changes.",
+        "type": "object",
+        "if": {"required": ["extends"]},
+        "then": {"$ref": "#/$defs/RulesetPatch"},
+        "else": {"$ref": "#/$defs/Ruleset"},
+        "$defs": {**defs, **patches, "Ruleset": full, "RulesetPatch": patch},
+    }
+
+
+def record_schema() -> dict[str, Any]:
+    """The schema of a ``gnoming-record/1`` game record (JSON or YAML)."""
+    schema = RECORD_ADAPTER.json_schema()
+    return {
+        "$schema": DIALECT,
+        "title": "gnoming-record/1 game record",
+        **{key: value for key, value in schema.items() if key != "title"},
+    }
+
+
+def _patch(schema: dict[str, Any]) -> dict[str, Any]:
+    """The same object schema with nothing required and references to the patch versions."""
+    patch = copy.deepcopy(schema)
+    patch.pop("required", None)
+    if "title" in patch:
+        patch["title"] = f"{patch['title']}Patch"
+    for name, field in patch.get("properties", {}).items():
+        patch["properties"][name] = _patch_field(field)
+    return patch
+
+
+def _patch_field(field: dict[str, Any]) -> dict[str, Any]:
+    reference = field.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/"):
+        return {**field, "$ref": f"{reference}Patch"}
+    extra = field.get("additionalProperties")
+    if isinstance(extra, dict):
+        return {**field, "additionalProperties": {"anyOf": [extra, {"type": "null"}]}}
+    return field
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """A schema as committed: indented JSON with a final newline."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+SCHEMAS = {"ruleset.schema.json": ruleset_schema, "record.schema.json": record_schema}
+"""File name -> the function that builds it."""
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    """Write every schema into ``folder``; returns the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, build in SCHEMAS.items():
+        path = folder / name
+        path.write_text(schema_text(build()), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gnoming_rules.schemas [FOLDER]`` (default ``schemas``)."""
+    args = sys.argv[1:] if argv is None else argv
+    for path in write_schemas(Path(args[0] if args else "schemas")):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

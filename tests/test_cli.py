@@ -1,0 +1,313 @@
+"""The ``gnoming`` command line, run as a real subprocess: exit codes, output, round trips."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from kit import EXAMPLES, ILLEGAL, ROOT
+
+import gnoming_rules as gr
+from gnoming_rules.batch import record_files
+from gnoming_rules.cli import _Progress, main
+from gnoming_rules.schemas import ruleset_schema
+from gnoming_rules.validate import validate_file
+
+
+def gnoming(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python -m gnoming_rules ARGS`` in ``cwd``."""
+    return subprocess.run(
+        [sys.executable, "-m", "gnoming_rules", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gnoming: "), done.stderr
+    return lines[0]
+
+
+# --- validate -------------------------------------------------------------------------------------
+
+
+def test_validate_a_valid_record_exits_0() -> None:
+    done = gnoming("validate", "examples/demo-game.json")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("examples/demo-game.json: valid, complete: totals [")
+
+
+def test_validate_a_violation_shows_move_rule_text_reason_and_grid() -> None:
+    done = gnoming("validate", "examples/illegal/mulligan-limit.json")
+    assert done.returncode == 1
+    out = done.stdout
+    assert "INVALID at round 0, move 7: mulligan-limit" in out
+    assert 'move 7: {"action": "place", "player": 0, "slot": 2}' in out
+    assert "rule 7.2: A play (4.2) of a mulligan is illegal" in out
+    assert "reason: a mulligan in slot 2 would make 2 face-up mulligans" in out
+    grid = [line.strip() for line in out.splitlines() if line.strip().startswith(("|", "+"))]
+    assert grid[0] == "+------+------+------+" and len(grid) == 7
+    assert grid[1] == "|  M   |  -5  |(-5)* |"
+
+
+def test_validate_an_unreadable_file_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\x00\xff not json")
+    done = gnoming("validate", str(bad))
+    assert done.returncode == 2
+    assert "NOT PLAYABLE: bad-record: not valid JSON" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("code", ["bad-deal", "cannot-bounce", "result-mismatch", "bad-record"])
+def test_validate_json_prints_exactly_the_verdict_object(code: str) -> None:
+    path = ILLEGAL / f"{code}.json"
+    done = gnoming("validate", "--json", str(path))
+    assert done.returncode == validate_file(path).exit_status
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1 and done.stderr == ""
+    assert json.loads(lines[0]) == validate_file(path).to_dict()
+    assert list(json.loads(lines[0])) == [
+        "valid",
+        "complete",
+        "error",
+        "scores",
+        "totals",
+        "winners",
+    ]
+
+
+def test_validate_json_prints_one_verdict_per_line_in_order() -> None:
+    paths = [ILLEGAL / "not-your-turn.json", EXAMPLES / "tiny-game.json", ILLEGAL / "bad-deal.json"]
+    done = gnoming("validate", "--json", *map(str, paths))
+    assert done.returncode == 2  # the worst of 1, 0, 2
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert verdicts == [validate_file(path).to_dict() for path in paths]
+    assert done.stderr.strip() == "3 files: 1 valid, 1 invalid, 1 unreadable"
+
+
+def test_validate_walks_folders_counts_and_skips_files_that_are_not_records() -> None:
+    done = gnoming("validate", "--quiet", "examples")
+    files = record_files([EXAMPLES])
+    assert EXAMPLES / "tiny.yaml" not in files and len(files) == 25
+    statuses = [validate_file(path).exit_status for path in files]
+    expected = (
+        f"{len(files)} files: {statuses.count(0)} valid, {statuses.count(1)} invalid, "
+        f"{statuses.count(2)} unreadable"
+    )
+    assert done.stdout.splitlines()[-1] == expected
+    assert "tiny-game.json" not in done.stdout  # --quiet: only failures
+    assert done.returncode == 2
+
+
+def test_validate_in_parallel_prints_the_same_as_in_one_process() -> None:
+    one = gnoming("validate", "--jobs", "1", "examples")
+    two = gnoming("validate", "--jobs", "2", "examples")
+    assert (one.returncode, one.stdout) == (two.returncode, two.stdout)
+    assert len(one.stdout.splitlines()) > 25
+
+
+def test_validate_ruleset_override_still_checks_the_hash() -> None:
+    done = gnoming("validate", "--ruleset", "standard", "examples/tiny-game.json")
+    assert done.returncode == 2
+    assert "ruleset-mismatch" in done.stdout and "the ruleset given" in done.stdout
+    same = gnoming("validate", "--ruleset", "examples/tiny.yaml", "examples/tiny-game.json")
+    assert same.returncode == 0, same.stdout
+    assert "unknown-ruleset" in one_line_error(gnoming("validate", "--ruleset", "x", "examples"))
+
+
+# --- play -----------------------------------------------------------------------------------------
+
+
+def test_play_then_validate_round_trips_for_3_to_7_players(tmp_path: Path) -> None:
+    printed = {}
+    for players in range(3, 8):
+        out = tmp_path / f"game-{players}.json"
+        bot = "random" if players % 2 else "greedy"
+        done = gnoming("play", "--players", str(players), "--seed", str(players), "--bot", bot,
+                       "--out", str(out))  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert f"record written to {out}" in done.stdout
+        printed[players] = done.stdout
+    done = gnoming("validate", "--json", str(tmp_path))
+    assert done.returncode == 0, done.stdout
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(verdicts) == 5 and all(v["valid"] and v["complete"] for v in verdicts)
+    for players, verdict in zip(range(3, 8), verdicts, strict=True):
+        assert len(verdict["totals"]) == players
+        totals_line = next(
+            line for line in printed[players].splitlines() if line.startswith("totals")
+        )
+        assert [int(word) for word in totals_line.split()[1:]] == verdict["totals"]
+
+
+def test_play_to_stdout_and_with_a_ruleset_file(tmp_path: Path) -> None:
+    done = gnoming("play", "--players", "2", "--seed", "4", "--ruleset", "examples/tiny.yaml",
+                   "--out", "-")  # fmt: skip
+    assert done.returncode == 0
+    assert "totals" in done.stderr and done.stdout.startswith("{")
+    record = json.loads(done.stdout)
+    assert record["ruleset"] == "examples/tiny.yaml"
+    nested = tmp_path / "deep" / "game.yaml"
+    nested.parent.mkdir()
+    done = gnoming("play", "--players", "3", "--seed", "4", "--ruleset", "examples/tiny.yaml",
+                   "--out", str(nested), "--names", "X,Y,Z", "--no-claims")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = yaml.safe_load(nested.read_text(encoding="utf-8"))
+    assert data["players"] == ["X", "Y", "Z"] and "result" not in data
+    assert (nested.parent / data["ruleset"]).resolve() == (EXAMPLES / "tiny.yaml").resolve()
+    assert gnoming("validate", str(nested), cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--players", "9", "--seed", "1"],
+        ["play", "--players", "3", "--names", "A,B"],
+        ["play"],
+        ["nonsense"],
+        ["validate"],
+        ["validate", "--jobs", "0", "examples"],
+        ["show", "examples/tiny-game.json", "--round", "7"],
+        ["score", "1", "2"],
+        ["score", "1", "2", "3", "4", "5", "6", "7", "8", "X"],
+        ["ruleset", "show", "nonesuch"],
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args: list[str]) -> None:
+    one_line_error(gnoming(*args))
+
+
+# --- show, score, rulesets ------------------------------------------------------------------
+
+
+def test_show_draws_the_table_at_a_point() -> None:
+    done = gnoming("show", "examples/tiny-game.json", "--round", "1", "--move", "4")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "round 1, before move 4: seat" in out
+    assert "next move: {" in out and "draw pile:" in out and "discard pile 0:" in out
+    assert out.count("+------+------+") >= 3  # three 2x2 layouts
+    assert "round 0 scores: [" in out
+
+
+def test_show_stops_at_the_first_error() -> None:
+    done = gnoming("show", "examples/illegal/cannot-bounce.json")
+    assert done.returncode == 0
+    assert "the replay stops at round 0, move 8: cannot-bounce" in done.stdout
+    assert '"action": "bounce"' in done.stdout
+
+
+def test_score_prints_the_layout_and_the_breakdown() -> None:
+    done = gnoming("score", "5", "5", "M", "3", "-2", "9", "5", "H", "1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "total 21"
+    assert "row 0 (slots 0, 1, 2): set of 5s  -5" in done.stdout
+    assert "|  5   |  5   |  M   |" in done.stdout
+
+
+def test_rulesets_and_ruleset_subcommands() -> None:
+    listed = [line.split(":")[0] for line in gnoming("rulesets").stdout.splitlines()]
+    assert listed == gr.bundled_rulesets() and "standard" in listed
+    shown = gnoming("ruleset", "show", "examples/tiny.yaml")
+    assert shown.returncode == 0
+    tiny = gr.load_ruleset(EXAMPLES / "tiny.yaml")
+    assert shown.stdout.splitlines()[0] == f"# sha256: {tiny.sha256}"
+    assert gr.load_ruleset(yaml.safe_load(shown.stdout)).sha256 == tiny.sha256
+    schema = gnoming("ruleset", "schema")
+    assert json.loads(schema.stdout) == ruleset_schema()
+    diff = gnoming("ruleset", "diff", "standard", "examples/tiny.yaml")
+    assert "rounds: 3 -> 2" in diff.stdout.splitlines()
+    assert "deck.numbers.12: 6 -> (absent)" in diff.stdout.splitlines()
+    assert diff.stdout.splitlines()[-1].startswith("25 rules differ")
+    assert diff.stdout.splitlines()[0] == 'name: "standard" -> "tiny" (a label, not a rule)'
+    same = gnoming("ruleset", "diff", "standard", "standard")
+    assert same.stdout.startswith("no rule differs")
+
+
+def test_ruleset_check_reports_each_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: standard\nlayout: {rows: 9}\n", encoding="utf-8")
+    done = gnoming("ruleset", "check", "examples/tiny.yaml", str(bad))
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("examples/tiny.yaml: ok (tiny, sha256 ")
+    assert "bad-ruleset" in done.stdout.splitlines()[1] and "layout.rows" in done.stdout
+    assert gnoming("ruleset", "check", str(tmp_path / "missing.yaml")).returncode == 2
+
+
+def test_the_console_script_and_version() -> None:
+    script = shutil.which("gnoming", path=str(Path(sys.executable).parent))
+    assert script is not None
+    done = subprocess.run([script, "--version"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == f"gnoming-rules {gr.__version__}"
+
+
+# --- in-process checks ------------------------------------------------------------------------
+
+
+def test_main_turns_every_failure_into_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["show", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path)]) == 2  # an empty folder
+    assert capsys.readouterr().err.startswith("gnoming: usage: no record files")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_draws_on_a_terminal_only() -> None:
+    terminal = _Terminal()
+    bar = _Progress(200, terminal)
+    bar.update(200)
+    bar.clear()
+    assert "[" + "#" * 30 + "] 200/200" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r\033[K")
+    pipe = io.StringIO()
+    quiet = _Progress(200, pipe)
+    quiet.update(100)
+    quiet.clear()
+    assert pipe.getvalue() == ""
+
+
+def test_a_hand_edit_of_the_demo_record_is_reported_at_its_move(tmp_path: Path) -> None:
+    """The issue's "done when": change one move of the demo by hand, get move, rule, reason."""
+    text = (EXAMPLES / "demo-game.json").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first_draw = next(i for i, line in enumerate(lines) if '"action": "draw", "player": 1' in line)
+    moves_start = next(i for i, line in enumerate(lines) if '"moves": [' in line) + 1
+    edited = lines[first_draw].replace('"player": 1', '"player": 2')
+    path = tmp_path / "edited.json"
+    path.write_text("\n".join([*lines[:first_draw], edited, *lines[first_draw + 1 :]]) + "\n")
+    done = gnoming("validate", str(path))
+    move = first_draw - moves_start
+    assert done.returncode == 1
+    assert f"INVALID at round 0, move {move}: not-your-turn" in done.stdout
+    assert f"move {move}: {edited.strip().rstrip(',')}" in done.stdout
+    assert (
+        "rule 2.1: " in done.stdout
+        and "reason: draw by seat 2 refused: seat 1 must draw" in done.stdout
+    )
+    as_json = json.loads(gnoming("validate", "--json", str(path)).stdout)
+    assert as_json["error"] == {
+        "round": 0,
+        "move": move,
+        "code": "not-your-turn",
+        "rule": "2.1",
+        "message": "draw by seat 2 refused: seat 1 must draw",
+    }

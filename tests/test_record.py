@@ -1,0 +1,250 @@
+"""Record models: strict parsing of JSON and YAML, field paths in errors, hostile input, writing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gnoming_rules.errors import RecordError
+from gnoming_rules.record import (
+    MAX_RECORD_BYTES,
+    Record,
+    dump_record,
+    parse_record,
+    read_record,
+    write_record,
+)
+
+
+def record_data(moves: list[Any], **top: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "format": "gnoming-record/1",
+        "ruleset": "standard",
+        "players": ["Ana", "Bo", "Cy"],
+        "first_player": 0,
+        "rounds": [{"deal": [1, "H", "M", -3], "moves": moves}],
+    }
+    data.update(top)
+    return data
+
+
+def refusal(data: object, fmt: str = "json") -> RecordError:
+    text = json.dumps(data) if fmt == "json" else data
+    assert isinstance(text, str)
+    with pytest.raises(RecordError) as caught:
+        parse_record(text, format="json" if fmt == "json" else "yaml")
+    assert caught.value.code == "bad-record"
+    return caught.value
+
+
+def test_a_record_parses_into_models_with_moves_as_checked_dicts() -> None:
+    data = record_data(
+        [
+            {"action": "reveal", "player": 0, "slot": 4, "card": 7},
+            {"action": "draw", "player": 0, "source": "discard", "pile": 1},
+            {"action": "discard", "player": 0},
+            {"action": "reshuffle", "cards": [3, "H", -2]},
+        ],
+        ruleset_sha256="a" * 64,
+        result={"totals": [1, 2, 3], "winners": [0]},
+    )
+    record = parse_record(json.dumps(data))
+    assert isinstance(record, Record)
+    assert record.players == ["Ana", "Bo", "Cy"]
+    assert record.rounds[0].deal == [1, "H", "M", -3]
+    assert record.rounds[0].moves[0] == {"action": "reveal", "player": 0, "slot": 4, "card": 7}
+    assert record.rounds[0].moves[3] == {"action": "reshuffle", "cards": [3, "H", -2]}
+    assert record.result is not None and record.result.winners == [0]
+
+
+@pytest.mark.parametrize(
+    ("move", "path", "words"),
+    [
+        ({"action": "reveal", "player": 0, "slot": "4"}, ".slot", 'must be an integer, got "4"'),
+        ({"action": "reveal", "player": 0, "slot": 4.0}, ".slot", "must be an integer, got 4.0"),
+        ({"action": "reveal", "player": True, "slot": 4}, ".player", "must be an integer"),
+        ({"action": "reveal", "player": -1, "slot": 4}, ".player", "at least 0"),
+        ({"action": "reveal", "player": 0, "slot": 4, "card": 0}, ".card", "not a card"),
+        ({"action": "reveal", "player": 0, "slot": 4, "card": "X"}, ".card", "not a card"),
+        ({"action": "reveal", "player": 0, "slot": 4, "x": 1}, ".x", "unknown field"),
+        ({"action": "reveal", "player": 0}, ".slot", "missing field"),
+        ({"action": "jump", "player": 0}, ".action", 'unknown action "jump"'),
+        ({"player": 0}, ".action", "missing field"),
+        ({"action": "draw", "player": 0, "source": "hand"}, ".source", "'deck' or 'discard'"),
+        ({"action": "draw", "player": 0, "source": "discard", "pile": 2}, ".pile", "0 or 1"),
+        ({"action": "draw", "player": 0, "source": "discard", "pile": True}, ".pile", "integer"),
+        ({"action": "discard", "player": 0, "pile": -1}, ".pile", "0 or 1"),
+        ({"action": "reshuffle", "cards": [1, 0]}, ".cards[1]", "not a card"),
+        ([1, 2], "", "must be a mapping"),
+    ],
+)
+def test_a_malformed_move_names_its_field_path_round_and_move(
+    move: Any, path: str, words: str
+) -> None:
+    error = refusal(record_data([{"action": "reveal", "player": 0, "slot": 1}, move]))
+    assert error.message.startswith(f"rounds[0].moves[1]{path}: "), error.message
+    assert words in error.message
+    assert (error.round, error.move) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "prefix"),
+    [
+        ({"format": "gnoming-record/2"}, "format: must be 'gnoming-record/1'"),
+        ({"ruleset": 3}, "ruleset: must name a bundled ruleset"),
+        ({"ruleset": ""}, "ruleset: must name a bundled ruleset"),
+        ({"ruleset_sha256": "abc"}, "ruleset_sha256: must be 64 lowercase hex digits"),
+        ({"players": []}, "players: must not be empty"),
+        ({"players": ["Ana", 2]}, "players[1]: must be a string"),
+        ({"first_player": 1.5}, "first_player: must be an integer"),
+        ({"first_player": False}, "first_player: must be an integer"),
+        ({"rounds": {}}, "rounds: must be a list"),
+        ({"result": {"totals": [1, 2, 3], "best": 1}}, "result.best: unknown field"),
+        ({"extra": 1}, "extra: unknown field"),
+    ],
+)
+def test_a_malformed_top_field_names_its_path_and_no_move(
+    change: dict[str, Any], prefix: str
+) -> None:
+    error = refusal(record_data([], **change))
+    assert error.message.startswith(prefix), error.message
+    assert (error.round, error.move) == (None, None)
+
+
+def test_round_fields_outside_moves_give_their_path_without_a_location() -> None:
+    data = record_data([])
+    data["rounds"][0]["deal"] = [1, True]
+    error = refusal(data)
+    assert error.message.startswith("rounds[0].deal[1]: not a card")
+    assert (error.round, error.move) == (None, None)
+    data = record_data([])
+    data["rounds"][0]["scores"] = [1, "2"]
+    assert refusal(data).message.startswith("rounds[0].scores[1]: must be an integer")
+
+
+def test_a_missing_field_and_the_count_of_other_problems_are_reported() -> None:
+    error = refusal({"format": "gnoming-record/1"})
+    assert error.message == "ruleset: missing field (and 3 more problems)"
+
+
+def test_yaml_records_follow_the_same_rules() -> None:
+    text = (
+        "format: gnoming-record/1\nruleset: standard\nplayers: [Ana, Bo, Cy]\nfirst_player: 0\n"
+        "rounds:\n  - deal: [1, H]\n    moves:\n      - {action: reveal, player: 0, slot: 1}\n"
+        "      - {action: reveal, player: 0, slot: yes}\n"
+    )
+    error = refusal(text, "yaml")
+    assert error.message == "rounds[0].moves[1].slot: must be an integer, got true"
+    assert (error.round, error.move) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("data", "fmt", "words"),
+    [
+        (b"", "json", "not valid JSON"),
+        (b"{", "json", "not valid JSON"),
+        (b"[1, 2]", "json", "must be a mapping"),
+        (b"\xff\xfe{}", "json", "not valid JSON"),
+        (b"\xff\xfe: 1", "yaml", "not UTF-8"),
+        (b"[" * 100_000 + b"]" * 100_000, "json", "not valid JSON"),
+        (b"[" * 100_000, "yaml", "nested too deeply"),
+        (b'{"first_player": 1' + b"0" * 5000 + b"}", "json", "not valid JSON"),
+        (b"first_player: 1" + b"0" * 5000, "yaml", "not valid YAML"),
+        (b"a: &x [1, 2]\nb: *x\n", "yaml", "aliases (*name) are not allowed"),
+        (b"a: [1\n", "yaml", "not valid YAML"),
+        (b"--- 1\n--- 2\n", "yaml", "not valid YAML"),
+        (
+            b"format: gnoming-record/1\nruleset: standard\nplayers: [2024-01-01]\n"
+            b"first_player: 0\nrounds: []\n",
+            "yaml",
+            "players[0]: must be a string, got datetime.date(2024, 1, 1)",
+        ),
+    ],
+)
+def test_hostile_input_is_a_one_line_bad_record(data: bytes, fmt: str, words: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        parse_record(data, format="json" if fmt == "json" else "yaml")
+    assert caught.value.code == "bad-record"
+    assert words in caught.value.message, caught.value.message
+    assert "\n" not in caught.value.message
+
+
+def test_a_billion_laughs_yaml_is_refused_before_it_expands() -> None:
+    lines = ['a0: ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    with pytest.raises(RecordError, match="aliases"):
+        parse_record("\n".join(lines), format="yaml")
+
+
+def test_input_over_the_size_limit_is_refused_unread() -> None:
+    with pytest.raises(RecordError, match="larger than"):
+        parse_record(b" " * (MAX_RECORD_BYTES + 1))
+
+
+def test_the_format_is_sniffed_and_a_byte_order_mark_is_skipped() -> None:
+    data = record_data([{"action": "reveal", "player": 0, "slot": 1}])
+    as_json = parse_record(b"\xef\xbb\xbf" + json.dumps(data).encode())
+    as_yaml = parse_record(dump_record(as_json, "yaml"))
+    assert as_json == as_yaml
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_written_records_read_back_equal(fmt: str, tmp_path: Any) -> None:
+    data = record_data(
+        [
+            {"action": "reveal", "player": 0, "slot": 4, "card": "M"},
+            {"action": "draw", "player": 0, "source": "deck", "card": -3},
+            {"action": "discard", "player": 0, "pile": 1},
+            {"action": "reshuffle", "cards": [3, "H", -2]},
+        ],
+        ruleset={"extends": "standard", "deck": {"numbers": {"13": 2}}, "name": "ünï"},
+        players=["Ana", 'Bo "the bold"', "yes"],
+        result={"winners": [1]},
+    )
+    data["rounds"].append({"deal": [], "moves": [], "scores": [1, -2, 3]})
+    record = parse_record(json.dumps(data))
+    path = tmp_path / f"game.{fmt}"
+    write_record(record, path)
+    assert read_record(path) == record
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert sum("reveal" in line for line in lines) == 1  # one move per line
+
+
+def test_reading_a_missing_file_is_a_bad_record(tmp_path: Any) -> None:
+    with pytest.raises(RecordError, match="cannot read"):
+        read_record(tmp_path / "nothing.json")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_arbitrary_bytes_either_parse_or_raise_a_bad_record(data: bytes) -> None:
+    for fmt in ("json", "yaml"):
+        try:
+            parse_record(data, format=fmt)  # type: ignore[arg-type]
+        except RecordError as error:
+            assert error.code == "bad-record"
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_arbitrary_json_either_parses_or_raises_a_bad_record(value: object) -> None:
+    text = json.dumps(value)
+    for fmt in ("json", "yaml"):
+        try:
+            parse_record(text, format=fmt)  # type: ignore[arg-type]
+        except RecordError as error:
+            assert error.code == "bad-record"
+            assert "\n" not in error.message

@@ -1,0 +1,80 @@
+"""JSON Schemas generated from the models: committed, current, and shaped as authors write files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kit import EXAMPLES, ROOT
+
+from gnoming_rules.record import ACTIONS
+from gnoming_rules.schemas import SCHEMAS, record_schema, ruleset_schema, schema_text
+
+RULE_FIELDS = {
+    "deck",
+    "players",
+    "rounds",
+    "first_player",
+    "layout",
+    "discard",
+    "bounce",
+    "hazard",
+    "mulligan",
+    "going_out",
+    "empty_draw_pile",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_the_committed_schema_files_are_current(name: str) -> None:
+    committed = (ROOT / "schemas" / name).read_text(encoding="utf-8")
+    assert committed == schema_text(SCHEMAS[name]()), f"schemas/{name} is stale: run make schemas"
+
+
+def test_a_ruleset_file_without_extends_must_give_every_rule() -> None:
+    schema = ruleset_schema()
+    assert schema["if"] == {"required": ["extends"]}
+    full = schema["$defs"][schema["else"]["$ref"].split("/")[-1]]
+    assert set(full["required"]) == RULE_FIELDS
+    assert "extends" not in full["properties"] and full["additionalProperties"] is False
+    assert schema["$defs"]["Layout"]["required"] == ["rows", "cols", "face_up_at_start"]
+
+
+def _requirements(schema: dict[str, Any]) -> list[str]:
+    found = list(schema.get("required", []))
+    for value in schema.values():
+        if isinstance(value, dict):
+            found += _requirements(value)
+    return found
+
+
+def test_a_ruleset_file_with_extends_requires_nothing_else_anywhere() -> None:
+    schema = ruleset_schema()
+    name = schema["then"]["$ref"].split("/")[-1]
+    patch = schema["$defs"][name]
+    assert patch["required"] == ["extends"]
+    assert patch["properties"]["extends"]["type"] == "string"
+    for field in RULE_FIELDS:
+        reference = patch["properties"][field].get("$ref")
+        if reference is not None:
+            nested = schema["$defs"][reference.split("/")[-1]]
+            assert _requirements(nested) == [], reference
+            assert nested["additionalProperties"] is False
+    numbers = schema["$defs"]["DeckPatch"]["properties"]["numbers"]
+    assert {"type": "null"} in numbers["additionalProperties"]["anyOf"]  # null deletes a face
+    assert numbers["propertyNames"] == {"pattern": "^-?[1-9][0-9]*$"}
+
+
+def test_the_record_schema_knows_every_action() -> None:
+    schema = record_schema()
+    union = schema["$defs"]["Round"]["properties"]["moves"]["items"]
+    assert set(union["discriminator"]["mapping"]) == set(ACTIONS)
+    assert schema["properties"]["format"]["const"] == "gnoming-record/1"
+    assert set(schema["required"]) == {"format", "ruleset", "players", "first_player", "rounds"}
+
+
+@pytest.mark.parametrize("path", [ROOT / "rulesets" / "standard.yaml", EXAMPLES / "tiny.yaml"])
+def test_ruleset_files_name_the_schema_on_their_first_line(path: Path) -> None:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../schemas/ruleset.schema.json"
