@@ -4,9 +4,9 @@ Feed it every move given to :func:`~gnoming_rules.engine.apply` (deals and reshu
 included) with the state that followed; :meth:`Recorder.record` then gives a record that
 the validator accepts. It always names the rules by ``ruleset_sha256``. With
 ``claims=True`` (the default) it also writes what the table saw: each move's ``card``
-(BRIEF reading 1: the drawn card, the displaced card of a place or bounce, the card a
-reveal or flip turns up), each round's ``scores`` and the ``result``, so that a hand
-edit of any of them is caught.
+(the drawn card, the displaced card of a place or bounce, the card a reveal or flip
+turns up: docs/decisions.md, record reading 1), each round's ``scores`` and the
+``result``, so that a hand edit of any of them is caught.
 """
 
 from __future__ import annotations

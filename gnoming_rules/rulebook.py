@@ -1,25 +1,27 @@
 """The text of the numbered rules, so that a refusal can quote the rule it enforces.
 
-``RULES.md`` beside this module is a copy of the project's rule statement
-(``shared/spec/RULES.md``; a test keeps the two identical). Rule numbers are those of
-:attr:`IllegalMove.rule <gnoming_rules.errors.IllegalMove>` and of a verdict's ``rule``:
-``"7.2"`` is a paragraph, ``"8"`` a whole section (its title is returned).
+The text is the project's own statement of the rules, ``docs/rules.md`` (shipped in the
+wheel), numbered as RULES.md: ``"7.2"`` is a paragraph, ``"8"`` a whole section (its
+title). Rule numbers are those of :attr:`IllegalMove.rule <gnoming_rules.errors.IllegalMove>`
+and of a verdict's ``rule``.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 
-_PARAGRAPH = re.compile(r"^(\d+\.\d+) (.*)$")
+from .bundled import bundled_path
+
+_PARAGRAPH = re.compile(r"^\*\*(\d+\.\d+)(.*?)\*\*(.*)$")
 _SECTION = re.compile(r"^## (\d+)\. (.*)$")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 @cache
 def rules() -> dict[str, str]:
-    """Rule number -> its text on one line (Markdown markers removed)."""
-    text = resources.files("gnoming_rules").joinpath("RULES.md").read_text(encoding="utf-8")
+    """Rule number -> its text on one line (Markdown marks removed)."""
+    text = bundled_path("rules.md").read_text(encoding="utf-8")
     found: dict[str, str] = {}
     current: str | None = None
     for line in text.splitlines():
@@ -30,8 +32,10 @@ def rules() -> dict[str, str]:
             current = None
         elif paragraph:
             current = paragraph.group(1)
-            found[current] = paragraph.group(2).strip()
-        elif current is not None and line.startswith("    "):
+            found[current] = " ".join(
+                part.strip() for part in paragraph.group(2, 3) if part.strip()
+            )
+        elif current is not None and line.strip():
             found[current] += " " + line.strip()
         else:
             current = None
@@ -46,5 +50,5 @@ def rule_text(number: str | None) -> str | None:
 
 
 def _plain(text: str) -> str:
-    """Rule text without Markdown emphasis and code marks."""
-    return text.replace("**", "").replace("`", "").replace("*", "")
+    """Rule text without Markdown links, emphasis and code marks."""
+    return _LINK.sub(r"\1", text).replace("**", "").replace("`", "").replace("*", "")

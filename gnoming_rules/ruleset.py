@@ -16,7 +16,6 @@ import hashlib
 import json
 from collections.abc import Mapping
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -33,6 +32,7 @@ from pydantic import (
     model_validator,
 )
 
+from .bundled import bundled_path
 from .errors import RulesetError
 
 if TYPE_CHECKING:
@@ -241,10 +241,7 @@ class Ruleset(_Model):
 
 def bundled_dir() -> Path:
     """The folder of bundled rulesets: inside an installed wheel, else the source tree's."""
-    packaged = resources.files("gnoming_rules") / "_bundled" / "rulesets"
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "rulesets"
+    return bundled_path("rulesets")
 
 
 def bundled_rulesets() -> list[str]:

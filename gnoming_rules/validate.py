@@ -512,7 +512,11 @@ def _result_mismatch(state: State, result: Result) -> str | None:
 
 
 def _retry_hazard_discard(rules: Ruleset, state: State, move: Move, refusal: IllegalMove) -> State:
-    """A hazard's discard naming a pile is read as one naming none (BRIEF reading 2)."""
+    """A hazard's discard naming a pile is read as one naming none.
+
+    RECORD.md makes the pile "required unless the card is a hazard" (docs/decisions.md,
+    record reading 2); the engine itself refuses a pile for a hazard.
+    """
     if type(move) is Discard and move.pile is not None and state.held == HAZARD:
         return apply(rules, state, Discard(move.player))
     raise refusal

@@ -55,7 +55,7 @@ def test_validate_a_violation_shows_move_rule_text_reason_and_grid() -> None:
     out = done.stdout
     assert "INVALID at round 0, move 7: mulligan-limit" in out
     assert 'move 7: {"action": "place", "player": 0, "slot": 2}' in out
-    assert "rule 7.2: A play (4.2) of a mulligan is illegal" in out
+    assert "rule 7.2: A play (4.2) of a mulligan is refused (mulligan-limit)" in out
     assert "reason: a mulligan in slot 2 would make 2 face-up mulligans" in out
     grid = [line.strip() for line in out.splitlines() if line.strip().startswith(("|", "+"))]
     assert grid[0] == "+------+------+------+" and len(grid) == 7

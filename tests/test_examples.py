@@ -54,7 +54,9 @@ RULES = {
     "moves-after-end": "8.1",
     "bad-deal": "3.1",
 }
-"""The RULES.md number each example's verdict names (``None`` for the rest: BRIEF reading 5)."""
+"""The RULES.md number each example's verdict names (``None`` for the rest).
+
+docs/decisions.md, record reading 5."""
 
 
 def test_there_is_one_illegal_example_per_error_code() -> None:
