@@ -490,7 +490,14 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
     if state.phase is not _DEAL:
         raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
     cards = move.cards
-    _check_same_cards(cards, rules.deck_counts, "bad-deal", "3.1", "the deal")
+    _check_same_cards(
+        cards,
+        rules.deck_counts,
+        code="bad-deal",
+        rule="3.1",
+        what="the deal",
+        whose="the whole deck",
+    )
     players, size = state.players, rules.slots
     layouts = tuple(tuple(cards[seat * size : (seat + 1) * size]) for seat in range(players))
     position = players * size
@@ -535,15 +542,29 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         )
     first, second = state.discard_piles
     below = Counter([*first[:-1], *second[:-1]])
-    _check_same_cards(move.cards, below, "bad-reshuffle", "8.7", "the reshuffle")
+    _check_same_cards(
+        move.cards,
+        below,
+        code="bad-reshuffle",
+        rule="8.7",
+        what="the reshuffle",
+        whose="the discard piles' cards below their tops",
+    )
     return state._replace(
         phase=_PLACE, draw_pile=tuple(move.cards), discard_piles=(first[-1:], second[-1:])
     )
 
 
 def _check_same_cards(
-    cards: Sequence[object], expected: Counter[Face], code: str, rule: str, what: str
+    cards: Sequence[object],
+    expected: Counter[Face],
+    *,
+    code: str,
+    rule: str,
+    what: str,
+    whose: str,
 ) -> None:
+    """Refuse ``cards`` unless they are exactly the multiset ``expected`` (``whose`` cards)."""
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):
@@ -554,7 +575,7 @@ def _check_same_cards(
         return
     missing = expected - got
     extra = got - expected
-    parts = [f"{what} must hold exactly {sum(expected.values())} cards, got {len(cards)}"]
+    parts = [f"{what} must hold exactly {whose} ({sum(expected.values())} cards), got {len(cards)}"]
     if missing:
         parts.append("missing " + _count_text(missing))
     if extra:

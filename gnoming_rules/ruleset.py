@@ -56,6 +56,14 @@ def _number_face(value: object) -> object:
 NumberFace = Annotated[int, BeforeValidator(_number_face), Field(strict=True)]
 
 
+MAX_DECK = 10_000
+"""Most cards a deck may hold: generous for any table, small enough to replay quickly."""
+MAX_PLAYERS = 100
+"""Most seats a ruleset may allow."""
+MAX_ROUNDS = 100
+"""Most rounds a game may have."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -64,11 +72,11 @@ class Deck(_Model):
     """The cards of the game (RULES 1.1-1.2). Each face is given with its number of copies."""
 
     numbers: Annotated[
-        Mapping[NumberFace, Annotated[int, Field(ge=1)]],
+        Mapping[NumberFace, Annotated[int, Field(ge=1, le=MAX_DECK)]],
         PlainSerializer(dict, return_type=dict[int, int]),
     ] = Field(description="Number cards: face value (non-zero integer) -> copies (at least 1).")
-    hazards: int = Field(ge=0, description="Hazard cards (face H).")
-    mulligans: int = Field(ge=0, description="Mulligan cards (face M).")
+    hazards: int = Field(ge=0, le=MAX_DECK, description="Hazard cards (face H).")
+    mulligans: int = Field(ge=0, le=MAX_DECK, description="Mulligan cards (face M).")
 
     @field_validator("numbers")
     @classmethod
@@ -79,6 +87,12 @@ class Deck(_Model):
             raise ValueError("0 is not a card face: number cards are positive or negative")
         return MappingProxyType(dict(numbers))
 
+    @model_validator(mode="after")
+    def _not_too_big(self) -> Deck:
+        if self.size > MAX_DECK:
+            raise ValueError(f"{self.size} cards is more than the {MAX_DECK} a deck may hold")
+        return self
+
     @property
     def size(self) -> int:
         """How many cards the deck holds."""
@@ -88,8 +102,10 @@ class Deck(_Model):
 class Players(_Model):
     """How many may sit at the table (RULES 2.1)."""
 
-    min: int = Field(ge=1, description="Fewest players.")
-    max: int = Field(ge=1, description="Most players; the deck must deal to this many.")
+    min: int = Field(ge=1, le=MAX_PLAYERS, description="Fewest players.")
+    max: int = Field(
+        ge=1, le=MAX_PLAYERS, description="Most players; the deck must deal to this many."
+    )
 
 
 class Layout(_Model):
@@ -155,7 +171,7 @@ class Ruleset(_Model):
     description: str = Field(default="", description="A label; not part of the rules identity.")
     deck: Deck
     players: Players
-    rounds: int = Field(ge=1, description="Rounds in a game (2.2).")
+    rounds: int = Field(ge=1, le=MAX_ROUNDS, description="Rounds in a game (2.2).")
     first_player: Literal["rotate", "fixed"] = Field(
         description="Who starts each later round: one seat further on, or the same seat (2.2)."
     )

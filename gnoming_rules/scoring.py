@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from .cards import HAZARD, MULLIGAN, Face, face_text
 from .compiled import CompiledRules, Line
@@ -107,16 +106,46 @@ def _check_size(rules: CompiledRules, cards: Sequence[Face]) -> None:
 
 
 def _best(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
-    """(lowest score, wild mask): tries every choice of at most ``max_mulligans`` wild ones."""
-    mulligans = [slot for slot, card in enumerate(cards) if card == MULLIGAN]
+    """(lowest score, wild mask) over every allowed choice of wild mulligans (RULES 8.2).
+
+    Only the lines that end up as sets decide a score, and a wild mulligan in no set
+    scores like any other, so it is enough to try, for each group of *candidate* lines
+    (a mulligan in them, every other card positive of one value), making exactly their
+    mulligans wild. That is at most 2 ** (rows + cols) tries however many mulligans lie in
+    the layout, and it finds the same lowest score as trying every subset of mulligans.
+    """
     best = (_score_with(rules, cards, 0), 0)
-    for size in range(1, min(len(mulligans), rules.max_mulligans) + 1):
-        for chosen in combinations(mulligans, size):
-            wild = sum(1 << slot for slot in chosen)
-            score = _score_with(rules, cards, wild)
-            if score < best[0]:
-                best = (score, wild)
+    if rules.max_mulligans == 0 or MULLIGAN not in cards:
+        return best
+    candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
+    tried = {0}
+    for group in range(1, 1 << len(candidates)):
+        wild = 0
+        for index, mask in enumerate(candidates):
+            if group >> index & 1:
+                wild |= mask
+        if wild in tried or wild.bit_count() > rules.max_mulligans:
+            continue
+        tried.add(wild)
+        score = _score_with(rules, cards, wild)
+        if score < best[0]:
+            best = (score, wild)
     return best
+
+
+def _wild_need(line: Line, cards: Sequence[Face]) -> int:
+    """The mulligans (a slot mask) that would make ``line`` a set if wild, or 0 if none can."""
+    need = 0
+    value = 0
+    for slot in line.slots:
+        card = cards[slot]
+        if card == MULLIGAN:
+            need |= 1 << slot
+        elif type(card) is int and card > 0 and (not value or card == value):
+            value = card
+        else:
+            return 0
+    return need if value else 0
 
 
 def _set_value(line: Line, cards: Sequence[Face], wild: int) -> int:

@@ -21,7 +21,6 @@ shared (engine moves are immutable), so the per-move work is a dict lookup, one
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -196,9 +195,6 @@ def replay_record(
         rules = _resolve(record, ruleset, base_dir, resolver or _DEFAULT_RESOLVER)
     except GnomingError as error:
         return refused("unknown-ruleset", error.message)
-    too_large = _too_large(rules)
-    if too_large is not None:
-        return refused("unknown-ruleset", too_large, rules=rules)
     claimed = record.ruleset_sha256
     if claimed is not None and claimed != rules.sha256:
         return refused(
@@ -262,35 +258,6 @@ def _resolve(
         raise GnomingError(error.code, f"{what} cannot be used: {error.message}") from None
     except (RecursionError, ValueError) as error:  # a ruleset file nested or sized absurdly
         raise GnomingError("bad-ruleset", f"{what} cannot be read: {error}") from None
-
-
-MAX_DECK = 10_000
-"""Most cards a ruleset named by a record may have (the standard deck has 110)."""
-MAX_SEATS = 100
-"""Most players a ruleset named by a record may seat (the standard ruleset seats 7)."""
-MAX_WILD_CHOICES = 100_000
-"""Most choices of wild mulligans scoring may have to try for one layout (RULES 8.2)."""
-
-
-def _too_large(rules: Ruleset) -> str | None:
-    """Why ``rules`` is too large to replay safely, or ``None``.
-
-    A record may carry its ruleset inline, so a few bytes could otherwise ask for a deck
-    of a billion cards, or a layout whose scoring tries millions of wild-mulligan choices.
-    """
-    if rules.deck.size > MAX_DECK or rules.players.max > MAX_SEATS:
-        return (
-            f"the ruleset is too large to replay: a deck of {rules.deck.size} cards for up to "
-            f"{rules.players.max} players (limits: {MAX_DECK} cards, {MAX_SEATS} players)"
-        )
-    wild = min(rules.mulligan.max_face_up, rules.deck.mulligans, rules.slots)
-    choices = sum(math.comb(min(rules.deck.mulligans, rules.slots), k) for k in range(wild + 1))
-    if choices > MAX_WILD_CHOICES:
-        return (
-            f"the ruleset is too costly to score: up to {choices} choices of wild mulligans "
-            f"per layout (limit {MAX_WILD_CHOICES}; lower mulligan.max_face_up)"
-        )
-    return None
 
 
 def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
