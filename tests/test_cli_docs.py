@@ -9,7 +9,8 @@
   subprocess (``python -m gnoming_rules``). The lines of one page run in order, in a
   temporary folder that holds copies of examples/, rulesets/ and schemas/, so that the
   examples may write files without touching the repository. A ```yaml block right after
-  a line that ends in "Save this as `NAME`:" is written to NAME there first.
+  a line that ends in "Save this as `NAME`:" (or "over") is written to NAME there first;
+  if its first line names a JSON Schema for editors, that file must exist there.
 - A command must exit 0, unless its line ends in a comment that says ``exit status N``.
 - A ```text block right after a line "This prints:" that follows a ```sh block must be
   exactly what that block's commands printed: standard output, then standard error.
@@ -33,7 +34,8 @@ from gnoming_rules.cli import build_parser
 
 CLI_PAGE = DOCS / "cli.md"
 COPIED = ("examples", "rulesets", "schemas")
-SAVE_AS = re.compile(r"Save this as `([\w.-]+)`:$")
+SAVE_AS = re.compile(r"Save this (?:as|over) `([\w.-]+)`:$")
+SCHEMA_COMMENT = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
 STATUS = re.compile(r"#.*\bexit status (\d+)\s*$")
 OPTION = re.compile(r"(?<![\w-])(--?[a-z][\w-]*)")
 
@@ -191,7 +193,11 @@ def test_shell_examples_run_and_print_what_the_page_shows(page: Path, tmp_path: 
         saved = SAVE_AS.search(block.after)
         if saved is not None:
             assert block.lang == "yaml", f"{where}: only YAML blocks are saved"
-            (tmp_path / saved.group(1)).write_text(block.code + "\n", encoding="utf-8")
+            file = tmp_path / saved.group(1)
+            file.write_text(block.code + "\n", encoding="utf-8")
+            schema = SCHEMA_COMMENT.match(block.code.splitlines()[0])
+            if schema is not None:
+                assert (file.parent / schema.group(1)).is_file(), f"{where}: no such schema"
         if block.lang == "sh":
             commands = shell_commands(block, where)
             printed = "".join(run(command, tmp_path) for command in commands)
