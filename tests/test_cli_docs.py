@@ -12,6 +12,7 @@
   a line that ends in "Save this as `NAME`:" (or "over") is written to NAME there first;
   if its first line names a JSON Schema for editors, that file must exist there.
 - A command must exit 0, unless its line ends in a comment that says ``exit status N``.
+  A sh block holds nothing but such commands, ``make`` targets and ``pip install``.
 - A ```text block right after a line "This prints:" that follows a ```sh block must be
   exactly what that block's commands printed: standard output, then standard error.
 """
@@ -153,6 +154,14 @@ def shell_commands(block: Block, where: str) -> list[Command]:
         status = STATUS.search(line)
         found.append(Command(words, int(status.group(1)) if status else 0, f"{where}+{offset}"))
     return found
+
+
+def test_shell_blocks_hold_only_commands_the_tests_know() -> None:
+    """So that no command in a sh block escapes being run (or checked as a make target)."""
+    for page in PAGES:
+        for block in blocks(page):
+            if block.lang == "sh":
+                shell_commands(block, f"{page_id(page)}:{block.line}")
 
 
 def pages_with_commands() -> list[Path]:
