@@ -21,9 +21,11 @@ inputs; refusals raise :class:`IllegalMove` with a stable ``code`` and the ``rul
 
 Game records (RECORD.md)::
 
-    verdict = gr.validate_file("examples/demo-game.json")   # RECORD.md's verdict
     record, final = gr.play_game(rules, players=4, seed=7)  # bots play, claims written
-    gr.write_record(record, "game.json")
+    text = gr.dump_record(record)                           # JSON, one move per line
+    verdict = gr.validate_record(gr.parse_record(text))     # RECORD.md's verdict
+    print(verdict.to_json())
+    verdict = gr.validate_file("examples/demo-game.json")   # the same, from a file
 """
 
 from .bots import GreedyBot, RandomBot, play_game

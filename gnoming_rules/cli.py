@@ -405,7 +405,7 @@ def cmd_ruleset_diff(args: argparse.Namespace) -> int:
     else:
         count = len(changes)
         print(
-            f"{count} rule{'s' if count > 1 else ''} differ "
+            f"{count} {'rules differ' if count > 1 else 'rule differs'} "
             f"(sha256 {old.sha256[:12]}... -> {new.sha256[:12]}...)"
         )
     return 0

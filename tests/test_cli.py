@@ -235,6 +235,12 @@ def test_rulesets_and_ruleset_subcommands() -> None:
     assert diff.stdout.splitlines()[0] == 'name: "standard" -> "tiny" (a label, not a rule)'
     same = gnoming("ruleset", "diff", "standard", "standard")
     assert same.stdout.startswith("no rule differs")
+    one = gnoming("ruleset", "diff", "standard", "quick")
+    assert one.stdout.splitlines()[-2:] == [
+        "rounds: 3 -> 1",
+        f"1 rule differs (sha256 {gr.load_ruleset('standard').sha256[:12]}... -> "
+        f"{gr.load_ruleset('quick').sha256[:12]}...)",
+    ]
 
 
 def test_ruleset_check_reports_each_file(tmp_path: Path) -> None:

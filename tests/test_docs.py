@@ -1,13 +1,15 @@
 """Every example in the docs runs, and the reference pages match the code (issue 5, item 4).
 
 - Each ```python block of docs/**/*.md and README.md runs, the blocks of one page in
-  order in one fresh namespace. A ```text block right after a line "This prints:" must be
-  exactly what the previous Python block printed.
+  order in one fresh namespace, from the repository's top folder, and writes nothing into
+  the repository. A ```text block right after a line "This prints:" must be exactly what
+  the previous Python block printed (after a ```sh block: what the commands printed, which
+  tests/test_cli_docs.py checks).
 - Each ```yaml block is a ruleset (loaded and played) or a game record (replayed move by
   move through the engine, card claims checked); any other YAML fails the test.
 - Each ```json block parses; a verdict uses only the stable error codes.
 - Each `make` command shown in a ```sh block is a target of the Makefile.
-- The package docstring's quick start runs (it is shown on the API page).
+- The package docstring's examples run (they are shown on the API page).
 - The house rules guide lists every field of a ruleset with its standard value, and its
   ten-line example says what it claims; the rules page covers every paragraph number.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 import re
 from dataclasses import dataclass
@@ -86,10 +89,32 @@ def play_random_game(rules: gr.Ruleset, players: int, seed: int) -> gr.State:
 # --- Python ---------------------------------------------------------------------------------
 
 
+TOOL_FOLDERS = {".git", ".venv", "site", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+
+
+def repository_files() -> dict[str, tuple[int, int]]:
+    """Every file of the checkout outside tool and cache folders: its size and mtime."""
+    found: dict[str, tuple[int, int]] = {}
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = [
+            name
+            for name in subfolders
+            if name not in TOOL_FOLDERS
+            and name not in {"__pycache__", ".hypothesis"}
+            and not name.endswith(".egg-info")
+        ]
+        for name in files:
+            status = (Path(folder) / name).stat()
+            found[str(Path(folder, name).relative_to(ROOT))] = (status.st_size, status.st_mtime_ns)
+    return found
+
+
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
-def test_python_blocks_run(page: Path) -> None:
+def test_python_blocks_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    before = repository_files()
     namespace: dict[str, Any] = {"__name__": f"docs_{page.stem}"}
-    printed = ""
+    printed, previous = "", ""
     for block in blocks(page):
         where = f"{page_id(page)}:{block.line}"
         if block.lang == "python":
@@ -99,23 +124,31 @@ def test_python_blocks_run(page: Path) -> None:
             printed = output.getvalue()
         elif block.after == "This prints:":
             assert block.lang == "text", f"{where}: expected output belongs in a text block"
-            assert printed.rstrip("\n") == block.code, f"{where}: the output differs"
+            if previous != "sh":
+                assert printed.rstrip("\n") == block.code, f"{where}: the output differs"
+        if block.lang != "text":
+            previous = block.lang
+    after = repository_files()
+    changed = sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
+    assert not changed, f"{page_id(page)}: its examples wrote into the repository: {changed}"
 
 
-def test_the_package_quick_start_runs() -> None:
+def test_the_package_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its ``::`` blocks (shown on the API page) run in order, from the top folder."""
+    monkeypatch.chdir(ROOT)
     doc = gr.__doc__
-    assert doc is not None
-    start = doc.index("Quick start::")
-    lines = doc[start:].split("\n")[2:]
-    code_lines = []
-    for line in lines:
-        if line and not line.startswith("    "):
-            break
-        code_lines.append(line[4:])
-    code = "\n".join(code_lines)
-    assert "gr.apply" in code
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(code, "gnoming_rules.__doc__", "exec"), {"__name__": "quick_start"})
+    assert doc is not None and "Quick start::" in doc
+    examples = re.findall(r"::\n\n((?:(?:    .*)?\n)+)", doc + "\n")
+    codes = ["\n".join(line[4:] for line in example.split("\n")) for example in examples]
+    assert len(codes) == 2 and "gr.apply" in codes[0] and "validate_record" in codes[1]
+    before = repository_files()
+    namespace: dict[str, Any] = {"__name__": "quick_start"}
+    for code in codes:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(code, "gnoming_rules.__doc__", "exec"), namespace)
+    assert repository_files() == before
 
 
 # --- YAML: rulesets and records ----------------------------------------------------------------
