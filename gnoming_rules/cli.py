@@ -226,6 +226,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError(f"--names gives {len(names)} names for {args.players} players")
     out = args.out or f"gnoming-game-{seed}.json"
     to_stdout = out == "-"
+    if not to_stdout and not Path(out).resolve().parent.is_dir():
+        raise UsageError(f"--out {out}: the folder {Path(out).parent} does not exist")
     reference = _ruleset_reference(args.ruleset, Path.cwd() if to_stdout else Path(out).parent)
     try:
         record, state = play_game(
@@ -283,8 +285,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if record is None or whole.ruleset is None:
         error = whole.verdict.error
         assert error is not None
-        print(f"{args.path}: {error.code}: {error.message}", file=sys.stderr)
-        return 2
+        return _fail(f"{args.path}: {error.code}: {error.message}")
     if not record.rounds:
         print(f"{args.path}: no round has been dealt yet")
         return 0

@@ -210,6 +210,22 @@ def test_show_stops_at_the_first_error() -> None:
     assert '"action": "bounce"' in done.stdout
 
 
+def test_show_of_input_that_is_no_record_fails_like_every_command() -> None:
+    done = gnoming("show", "examples/illegal/bad-record.json")
+    assert done.returncode == 2
+    assert done.stderr.startswith("gnoming: examples/illegal/bad-record.json: bad-record: ")
+    assert done.stdout == ""
+
+
+def test_play_refuses_an_out_folder_that_does_not_exist_before_playing(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "game.json"
+    done = gnoming("play", "--players", "3", "--seed", "1", "--out", str(out))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("gnoming: usage: --out ") and "does not exist" in done.stderr
+    assert not out.parent.exists()
+
+
 def test_score_prints_the_layout_and_the_breakdown() -> None:
     done = gnoming("score", "5", "5", "M", "3", "-2", "9", "5", "H", "1")
     assert done.returncode == 0, done.stderr
