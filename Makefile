@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest fuzz bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,15 +19,22 @@ demo: $(STAMP)
 
 test: lint typecheck pytest
 
+LINTED := gnoming_rules tests $(wildcard benchmarks)
+
 lint: $(STAMP)
-	$(BIN)/ruff check gnoming_rules tests benchmarks
-	$(BIN)/ruff format --check gnoming_rules tests benchmarks
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Hypothesis profiles live in tests/conftest.py: ci is derandomized (same examples every run).
 pytest: $(STAMP)
-	$(BIN)/pytest
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+
+# A long fuzzing run (hours): many more examples, random seeds, failures kept in .hypothesis/.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
