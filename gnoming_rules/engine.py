@@ -444,7 +444,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
 def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     _check_in_play(state)
     owed = state.flips_owed if state.phase is _FLIP else ()
-    if move.player not in owed:
+    if type(move.player) is not int or move.player not in owed:
         raise IllegalMove("no-flip-owed", "6.1", f"seat {move.player!r} owes no flip")
     if owed[0] != move.player:
         raise IllegalMove("not-your-turn", "6.1", f"seat {owed[0]} flips before seat {move.player}")
