@@ -166,34 +166,38 @@ def rulesets(
     return st.just(standard_ruleset()) | source.map(load_ruleset)
 
 
-_INVALID: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("layout.rows", {"layout": {"rows": 1}}),
-    ("layout.rows", {"layout": {"rows": 6}}),
-    ("layout.cols", {"layout": {"cols": 0}}),
-    ("layout.face_up_at_start", {"layout": {"face_up_at_start": 10}}),
-    ("layout.face_up_at_start", {"layout": {"face_up_at_start": -1}}),
-    ("players", {"players": {"min": 6, "max": 4}}),
-    ("players.min", {"players": {"min": 0}}),
-    ("deck", {"players": {"max": 12}}),
-    ("deck", {"layout": {"rows": 5, "cols": 5}}),
-    ("deck.numbers", {"deck": {"numbers": {0: 3}}}),
-    ("deck.numbers", {"deck": {"numbers": {5: 0}}}),
-    ("deck.hazards", {"deck": {"hazards": -1}}),
-    ("deck.mulligans", {"deck": {"mulligans": "3"}}),
-    ("rounds", {"rounds": 0}),
-    ("rounds", {"rounds": 2.5}),
-    ("first_player", {"first_player": "youngest"}),
-    ("bounce", {"bounce": "yes"}),
-    ("hazard.flips", {"hazard": {"flips": "all"}}),
-    ("hazard.penalty", {"hazard": {"penalty": True}}),
-    ("mulligan.max_face_up", {"mulligan": {"max_face_up": 0}}),
-    ("mulligan.max_face_up", {"mulligan": {"max_face_up": -1}}),
-    ("going_out.bonus", {"going_out": {"bonus": None, "penalty": 5}}),
-    ("empty_draw_pile", {"empty_draw_pile": "stop"}),
-    ("discard.taken_must_be_played", {"discard": {"taken_must_be_played": 1}}),
-    ("house_rule", {"house_rule": True}),
-    ("layout.diagonals", {"layout": {"diagonals": True}}),
+_TABLE = ("deck", "players", "layout")
+
+_INVALID: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...] = (
+    ("layout.rows", {"layout": {"rows": 1}}, ()),
+    ("layout.rows", {"layout": {"rows": 6}}, ()),
+    ("layout.cols", {"layout": {"cols": 0}}, ()),
+    ("layout.face_up_at_start", {"layout": {"face_up_at_start": 10}}, ("layout",)),
+    ("layout.face_up_at_start", {"layout": {"face_up_at_start": -1}}, ()),
+    ("players", {"players": {"min": 6, "max": 4}}, ()),
+    ("players.min", {"players": {"min": 0}}, ()),
+    ("deck", {"players": {"max": 12}}, _TABLE),
+    ("deck", {"layout": {"rows": 5, "cols": 5}}, _TABLE),
+    ("deck.numbers", {"deck": {"numbers": {0: 3}}}, ()),
+    ("deck.numbers", {"deck": {"numbers": {5: 0}}}, ()),
+    ("deck.hazards", {"deck": {"hazards": -1}}, ()),
+    ("deck.mulligans", {"deck": {"mulligans": "3"}}, ()),
+    ("rounds", {"rounds": 0}, ()),
+    ("rounds", {"rounds": 2.5}, ()),
+    ("first_player", {"first_player": "youngest"}, ()),
+    ("bounce", {"bounce": "yes"}, ()),
+    ("hazard.flips", {"hazard": {"flips": "all"}}, ()),
+    ("hazard.penalty", {"hazard": {"penalty": True}}, ()),
+    ("mulligan.max_face_up", {"mulligan": {"max_face_up": 0}}, (*_TABLE, "discard")),
+    ("mulligan.max_face_up", {"mulligan": {"max_face_up": -1}}, ()),
+    ("going_out.bonus", {"going_out": {"bonus": None, "penalty": 5}}, ()),
+    ("empty_draw_pile", {"empty_draw_pile": "stop"}, ()),
+    ("discard.taken_must_be_played", {"discard": {"taken_must_be_played": 1}}, ()),
+    ("house_rule", {"house_rule": True}, ()),
+    ("layout.diagonals", {"layout": {"diagonals": True}}, ()),
 )
+"""(field named in the error, fault, groups of the base variant put back to standard first:
+some faults are faults only against the standard deck, table or grid)."""
 
 
 @st.composite
@@ -206,16 +210,10 @@ def invalid_rulesets(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
     ``load_ruleset(mapping)`` raises ``RulesetError`` (``bad-ruleset``) whose message
     contains ``field``.
     """
-    field, fault = draw(st.sampled_from(_INVALID))
+    field, fault, standard_groups = draw(st.sampled_from(_INVALID))
     base = draw(ruleset_overrides())
-    if field == "deck":
-        base.pop("deck", None)
-        base.pop("players", None)
-    if field == "mulligan.max_face_up" and fault["mulligan"]["max_face_up"] == 0:
-        base.pop("discard", None)
-        base.pop("deck", None)
-    if field == "layout.face_up_at_start" and fault["layout"]["face_up_at_start"] > 0:
-        base.pop("layout", None)
+    for group in standard_groups:
+        base.pop(group, None)
     return _overlay(base, fault), field
 
 
