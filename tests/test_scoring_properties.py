@@ -19,14 +19,17 @@ import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
 
 
-def _ruleset_and_layout(data: st.DataObject, mulligans: int = 0) -> tuple[Ruleset, list[Face]]:
-    """A ruleset and one of its layouts; with ``mulligans``, up to that many slots are
-    overwritten by mulligans (as many as the deck has)."""
+def _ruleset_and_layout(
+    data: st.DataObject, mulligans: tuple[int, int] = (0, 0)
+) -> tuple[Ruleset, list[Face]]:
+    """A ruleset and one of its layouts, in which between ``mulligans[0]`` and ``mulligans[1]``
+    slots are then overwritten by mulligans (as many as the deck has to spare)."""
     ruleset = data.draw(rulesets(), label="ruleset")
     layout = list(data.draw(layouts(ruleset), label="layout"))
     spare = ruleset.deck.mulligans - layout.count(MULLIGAN)
-    if mulligans and spare > 0:
-        count = data.draw(st.integers(1, min(mulligans, spare)), label="extra mulligans")
+    least, most = min(mulligans[0], spare), min(mulligans[1], spare)
+    if most > 0:
+        count = data.draw(st.integers(least, most), label="extra mulligans")
         for slot in data.draw(
             st.lists(st.integers(0, len(layout) - 1), min_size=count, max_size=count, unique=True),
             label="mulligan slots",
@@ -37,7 +40,7 @@ def _ruleset_and_layout(data: st.DataObject, mulligans: int = 0) -> tuple[Rulese
 
 def transposing_keeps_the_score(data: st.DataObject) -> None:
     """Rows become columns: the score of the transposed layout is the same."""
-    ruleset, layout = _ruleset_and_layout(data, mulligans=2)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
     transposed_rules = variant(ruleset, {"layout": {"rows": cols, "cols": rows}})
     transposed = [layout[r * cols + c] for c in range(cols) for r in range(rows)]
@@ -46,7 +49,7 @@ def transposing_keeps_the_score(data: st.DataObject) -> None:
 
 def permuting_rows_and_columns_keeps_the_score(data: st.DataObject) -> None:
     """Reordering the rows and the columns of a layout does not change its score."""
-    ruleset, layout = _ruleset_and_layout(data, mulligans=2)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
     row_order = data.draw(st.permutations(range(rows)), label="row order")
     col_order = data.draw(st.permutations(range(cols)), label="column order")
@@ -64,7 +67,7 @@ def lowering_a_loose_card_never_raises_the_score(data: st.DataObject) -> None:
     a wild mulligan that such a set would newly cover was in no set before, so the referee
     may un-wild it instead, which changes nothing else.
     """
-    ruleset, layout = _ruleset_and_layout(data, mulligans=2)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     breakdown = gr.score_breakdown(ruleset, layout)
     loose = [c.slot for c in breakdown.cards if not c.in_set and gr.is_positive(c.card)]
     assume(loose)
@@ -85,7 +88,7 @@ def a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data: st.DataObject
     The plain card is written as a hazard under a variant whose hazard penalty is that
     value (hazards never join sets); the layout's own hazards are then corrected back.
     """
-    ruleset, layout = _ruleset_and_layout(data, mulligans=3)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(2, 3))
     mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
     assume(mulligans)
     slot = data.draw(st.sampled_from(mulligans), label="mulligan")
@@ -138,7 +141,7 @@ def score_under(ruleset: Ruleset, layout: Sequence[Face], wild: set[int]) -> int
 def the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
     """The score is the sum of its breakdown, and the breakdown is what RULES 8.2-8.5 say
     for its choice of wild mulligans: those sets, those cards in them, those points."""
-    ruleset, layout = _ruleset_and_layout(data, mulligans=3)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
     breakdown = gr.score_breakdown(ruleset, layout)
     assert breakdown.total == gr.score_layout(ruleset, layout)
     parts = -sum(s.value for s in breakdown.sets) + sum(c.points for c in breakdown.cards)
@@ -156,7 +159,7 @@ def the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
 
 def the_wild_mulligans_stay_within_the_limit(data: st.DataObject) -> None:
     """Scoring never makes more mulligans wild than the limit (RULES 7.3, 8.2)."""
-    ruleset, layout = _ruleset_and_layout(data, mulligans=5)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 5))
     try:
         check_wild_mulligans(ruleset, layout)
     except PropertyViolation as failure:
@@ -165,7 +168,7 @@ def the_wild_mulligans_stay_within_the_limit(data: st.DataObject) -> None:
 
 def the_referee_takes_the_lowest_wild_choice(data: st.DataObject) -> None:
     """No allowed choice of wild mulligans scores lower than the referee's (RULES 8.2)."""
-    ruleset, layout = _ruleset_and_layout(data, mulligans=3)
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
     mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
     limit = min(ruleset.mulligan.max_face_up, len(mulligans))
     lowest = min(
