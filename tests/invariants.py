@@ -363,10 +363,16 @@ class Watch:
         return move_key(move) in legal
 
     def play(self, move: Move) -> State:
-        """Apply a move the caller believes legal; checks everything and moves on."""
+        """Apply a move the caller believes legal; checks everything and moves on.
+
+        A refusal fails "legal moves <=> apply" when that property is checked; otherwise
+        the move is skipped and the state stays as it was.
+        """
         after = self.attempt(move, advance=True)
         if after is None:
-            raise PropertyViolation(LEGAL_IFF_APPLY, f"{move!r} was refused")
+            if LEGAL_IFF_APPLY in self.properties:
+                raise PropertyViolation(LEGAL_IFF_APPLY, f"{move!r} was refused")
+            return self.state
         return after
 
     def attempt(
