@@ -1,7 +1,7 @@
 """The stateful machine that plays games move by move, legal and illegal (issue 4, item 2).
 
-Each step either plays chosen legal moves, plays on at random for a while (to reach
-reshuffles, hazards, the final lap and later rounds), tries one move that may be illegal
+Each step either plays chosen legal moves, plays on at random for a while or until a rare
+phase comes (flips owed, a reshuffle due, a round over), tries one move that may be illegal
 (wrong seat, wrong phase, bad slot, ineligible bounce, second mulligan, a taken card
 discarded, malformed fields...), or tries every candidate move at once. After every
 accepted move the :class:`~invariants.Watch` checks every property in ``PROPERTIES``;
