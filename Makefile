@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest bench bench-records golden schemas examples clean
+.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records golden schemas examples clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,9 +20,11 @@ demo: $(STAMP)
 
 test: lint typecheck docs pytest
 
+LINTED := gnoming_rules tests benchmarks examples docs/_ext
+
 lint: $(STAMP)
-	$(BIN)/ruff check gnoming_rules tests benchmarks examples docs/_ext
-	$(BIN)/ruff format --check gnoming_rules tests benchmarks examples docs/_ext
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -31,8 +33,13 @@ typecheck: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
+# Hypothesis profiles live in tests/conftest.py: ci is derandomized (same examples every run).
 pytest: $(STAMP)
-	$(BIN)/pytest
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+
+# A long fuzzing run (hours): many more examples, random seeds, failures kept in .hypothesis/.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py

@@ -470,7 +470,7 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     owed = state.flips_owed if state.phase is _FLIP else ()
     if not owed or owed[0] != move.player or type(move.player) is not int:
         _check_in_play(state)
-        if move.player not in owed:
+        if type(move.player) is not int or move.player not in owed:
             raise IllegalMove("no-flip-owed", "6.1", f"seat {move.player!r} owes no flip")
         raise IllegalMove("not-your-turn", "6.1", f"seat {owed[0]} flips before seat {move.player}")
     seat = move.player

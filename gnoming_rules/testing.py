@@ -1,0 +1,443 @@
+"""Hypothesis strategies for gnoming-rules: rulesets, deals, layouts, games and moves to try.
+
+Install with the ``testing`` extra (``pip install gnoming-rules[testing]``). The project's
+own property suite uses these; they are public so that bots, house-rule variants and
+record tools can be fuzzed the same way::
+
+    from hypothesis import given
+    from gnoming_rules.testing import played_games
+
+    @given(played_games())
+    def test_my_bot_only_plays_legal_moves(game): ...
+
+Every strategy builds *valid* values directly (no heavy filtering): rulesets load, deals
+are permutations of the ruleset's deck, games are reached by legal play. Randomness
+inside a game (the policy's choices, the shuffles) comes from a seed that Hypothesis
+draws, so a failing game is reproduced exactly from its printed example.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, cast
+
+from hypothesis import reject
+from hypothesis import strategies as st
+
+from .cards import HAZARD, MULLIGAN, Face, sorted_faces
+from .engine import apply, legal_moves, new_game, sample_chance
+from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from .ruleset import Ruleset, load_ruleset, merge_patch
+from .state import State
+
+__all__ = [
+    "GameSetup",
+    "PlayedGame",
+    "candidate_moves",
+    "deals",
+    "game_setups",
+    "invalid_rulesets",
+    "layouts",
+    "move_cap",
+    "moves_to_try",
+    "play_randomly",
+    "played_games",
+    "ruleset_overrides",
+    "rulesets",
+    "standard_ruleset",
+    "variant",
+]
+
+_SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+# --- rulesets ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def standard_ruleset() -> Ruleset:
+    """The bundled ``standard`` ruleset (loaded once)."""
+    return load_ruleset("standard")
+
+
+@lru_cache(maxsize=512)
+def _load_canonical(canonical: str) -> Ruleset:
+    return load_ruleset(json.loads(canonical))
+
+
+def variant(ruleset: Ruleset, patch: Mapping[str, Any]) -> Ruleset:
+    """``ruleset`` with ``patch`` merged over its rules (JSON Merge Patch), validated again.
+
+    Handy in properties that compare one ruleset with a close relative (a transposed
+    grid, a different hazard penalty). Raises :class:`RulesetError` if the result
+    cannot be played.
+    """
+    merged = merge_patch(ruleset.rules_dict(), patch)
+    return _load_canonical(json.dumps(merged, sort_keys=True))
+
+
+def _deck_patch(numbers: Mapping[int, int]) -> dict[int, int | None]:
+    """A merge patch that turns the standard deck's numbers into exactly ``numbers``."""
+    patch: dict[int, int | None] = dict.fromkeys(standard_ruleset().deck.numbers)
+    patch.update(numbers)
+    return patch
+
+
+@st.composite
+def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
+    """An inline ruleset ``{"extends": "standard", ...}`` whose overrides always load.
+
+    Each rule group is overridden or left standard at random: toggles, grid sizes (2 to 5
+    rows and columns), player bounds (2 to 8), rounds, mulligan limits and values, and
+    decks of other compositions. The deck is sized to deal to ``players.max`` seats, with
+    a random surplus that decides how soon the draw pile runs out.
+    """
+    standard = standard_ruleset()
+    patch: dict[str, Any] = {"extends": "standard"}
+    rows, cols = standard.layout.rows, standard.layout.cols
+    if draw(st.booleans()):
+        rows, cols = draw(st.integers(2, 5)), draw(st.integers(2, 5))
+        start = draw(st.integers(0, min(4, rows * cols)) | st.integers(0, rows * cols))
+        patch["layout"] = {"rows": rows, "cols": cols, "face_up_at_start": start}
+    low, high = standard.players.min, standard.players.max
+    if draw(st.booleans()):
+        low = draw(st.integers(2, 5))
+        high = draw(st.integers(low, 8))
+        patch["players"] = {"min": low, "max": high}
+    for field, values in (
+        ("rounds", st.integers(1, 4)),
+        ("first_player", st.sampled_from(["rotate", "fixed"])),
+        ("bounce", st.booleans()),
+        ("empty_draw_pile", st.sampled_from(["reshuffle", "end_round"])),
+    ):
+        if draw(st.booleans()):
+            patch[field] = draw(values)
+    if draw(st.booleans()):
+        patch["hazard"] = {
+            "flips": draw(st.sampled_from(["others", "next", "none"])),
+            "spare_last_card": draw(st.booleans()),
+            "penalty": draw(st.integers(-5, 15)),
+        }
+    if draw(st.booleans()):
+        patch["going_out"] = {
+            "bonus": draw(st.integers(-10, 0)),
+            "penalty": draw(st.integers(0, 10)),
+            "ties_count_as_lowest": draw(st.booleans()),
+        }
+    hazards, mulligans = standard.deck.hazards, standard.deck.mulligans
+    needed_without_hazards = high * rows * cols + 2
+    own_deck = draw(st.booleans()) or (standard.deck.size < needed_without_hazards + hazards)
+    if own_deck:
+        hazards = draw(st.integers(0, 6))
+        mulligans = draw(st.integers(0, 8))
+        positives = draw(st.lists(st.integers(1, 15), min_size=1, max_size=12, unique=True))
+        negatives = draw(st.lists(st.integers(-6, -1), max_size=6, unique=True))
+        numbers = {face: draw(st.integers(1, 9)) for face in positives + negatives}
+        size = sum(numbers.values()) + hazards + mulligans
+        surplus = draw(st.integers(0, 60))
+        shortfall = needed_without_hazards + hazards + surplus - size
+        if shortfall > 0:
+            numbers[draw(st.sampled_from(positives))] += shortfall
+        patch["deck"] = {
+            "numbers": _deck_patch(numbers),
+            "hazards": hazards,
+            "mulligans": mulligans,
+        }
+    if draw(st.booleans()):
+        limit = draw(st.integers(0, 3))
+        patch["mulligan"] = {"max_face_up": limit, "unmatched_value": draw(st.integers(-3, 5))}
+        if limit == 0 and mulligans > 0:
+            patch["discard"] = {"taken_must_be_played": False}
+    if "discard" not in patch and draw(st.booleans()):
+        patch["discard"] = {"taken_must_be_played": draw(st.booleans())}
+    return patch
+
+
+def rulesets(
+    overrides: st.SearchStrategy[dict[str, Any]] | None = None,
+) -> st.SearchStrategy[Ruleset]:
+    """Loaded rulesets: the standard one and variants of it (see :func:`ruleset_overrides`)."""
+    source = overrides if overrides is not None else ruleset_overrides()
+    return st.just(standard_ruleset()) | source.map(load_ruleset)
+
+
+_TABLE = ("deck", "players", "layout")
+
+_INVALID: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...] = (
+    ("layout.rows", {"layout": {"rows": 1}}, ()),
+    ("layout.rows", {"layout": {"rows": 6}}, ()),
+    ("layout.cols", {"layout": {"cols": 0}}, ()),
+    ("layout.face_up_at_start", {"layout": {"face_up_at_start": 10}}, ("layout",)),
+    ("layout.face_up_at_start", {"layout": {"face_up_at_start": -1}}, ()),
+    ("players", {"players": {"min": 6, "max": 4}}, ()),
+    ("players.min", {"players": {"min": 0}}, ()),
+    ("deck", {"players": {"max": 12}}, _TABLE),
+    ("deck", {"layout": {"rows": 5, "cols": 5}}, _TABLE),
+    ("deck.numbers", {"deck": {"numbers": {0: 3}}}, ()),
+    ("deck.numbers", {"deck": {"numbers": {5: 0}}}, ()),
+    ("deck.hazards", {"deck": {"hazards": -1}}, ()),
+    ("deck.mulligans", {"deck": {"mulligans": "3"}}, ()),
+    ("rounds", {"rounds": 0}, ()),
+    ("rounds", {"rounds": 2.5}, ()),
+    ("first_player", {"first_player": "youngest"}, ()),
+    ("bounce", {"bounce": "yes"}, ()),
+    ("hazard.flips", {"hazard": {"flips": "all"}}, ()),
+    ("hazard.penalty", {"hazard": {"penalty": True}}, ()),
+    ("mulligan.max_face_up", {"mulligan": {"max_face_up": 0}}, (*_TABLE, "discard")),
+    ("mulligan.max_face_up", {"mulligan": {"max_face_up": -1}}, ()),
+    ("going_out.bonus", {"going_out": {"bonus": None, "penalty": 5}}, ()),
+    ("empty_draw_pile", {"empty_draw_pile": "stop"}, ()),
+    ("discard.taken_must_be_played", {"discard": {"taken_must_be_played": 1}}, ()),
+    ("house_rule", {"house_rule": True}, ()),
+    ("layout.diagonals", {"layout": {"diagonals": True}}, ()),
+)
+"""(field named in the error, fault, groups of the base variant put back to standard first:
+some faults are faults only against the standard deck, table or grid)."""
+
+
+@st.composite
+def invalid_rulesets(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    """``(mapping, field)``: an inline ruleset that must not load, and the field its error names.
+
+    Each is a loadable variant (from :func:`ruleset_overrides`) with one fault planted:
+    out-of-range sizes, a deck too small for the table, a zero face, wrong types,
+    unknown values or fields, and the mulligan limit 0 that strands a taken mulligan.
+    ``load_ruleset(mapping)`` raises ``RulesetError`` (``bad-ruleset``) whose message
+    contains ``field``.
+    """
+    field, fault, standard_groups = draw(st.sampled_from(_INVALID))
+    base = draw(ruleset_overrides())
+    for group in standard_groups:
+        base.pop(group, None)
+    return _overlay(base, fault), field
+
+
+def _overlay(base: Mapping[str, Any], fault: Mapping[str, Any]) -> dict[str, Any]:
+    """``fault`` written over ``base`` key by key, keeping its ``None`` values as values."""
+    merged = dict(base)
+    for key, value in fault.items():
+        below = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            merged[key] = _overlay(below, value)
+        else:
+            merged[key] = value
+    return merged
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Who sits down to play under which rules."""
+
+    ruleset: Ruleset
+    players: int
+    first_player: int
+
+    def new_game(self) -> State:
+        """The game before its first deal."""
+        return new_game(self.ruleset, self.players, self.first_player)
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game as the engine saw it: every move (chance events included) and every state.
+
+    ``states[0]`` is the new game and ``states[i + 1]`` the state after ``moves[i]``; this
+    is a game record at the engine's level (the record format of RECORD.md writes the
+    same moves). ``complete`` is true when the last state is the end of the game.
+    """
+
+    setup: GameSetup
+    moves: tuple[Move, ...]
+    states: tuple[State, ...]
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The rules the game was played under."""
+        return self.setup.ruleset
+
+    @property
+    def final(self) -> State:
+        """The state after the last move."""
+        return self.states[-1]
+
+    @property
+    def complete(self) -> bool:
+        """True when the game reached its end."""
+        return self.final.is_over
+
+    def __repr__(self) -> str:
+        final = self.final
+        return (
+            f"PlayedGame(rules={self.ruleset.canonical_json()}, players={self.setup.players}, "
+            f"first_player={self.setup.first_player}, moves={len(self.moves)}, "
+            f"final=round {final.round} {final.phase.name})"
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """Hypothesis prints examples with this: a summary, not a thousand states."""
+        printer.text(repr(self))
+
+    def prefix(self, moves: int) -> PlayedGame:
+        """The same game stopped after its first ``moves`` moves."""
+        return PlayedGame(self.setup, self.moves[:moves], self.states[: moves + 1])
+
+
+def play_randomly(setup: GameSetup, rng: random.Random, max_moves: int | None = None) -> PlayedGame:
+    """Play a game from ``setup``: chance events and legal moves drawn uniformly from ``rng``."""
+    rules = setup.ruleset
+    state = setup.new_game()
+    moves: list[Move] = []
+    states = [state]
+    while not state.is_over and (max_moves is None or len(moves) < max_moves):
+        move: Move
+        if state.is_chance:
+            move = sample_chance(rules, state, rng)
+        else:
+            move = rng.choice(legal_moves(rules, state))
+        state = apply(rules, state, move)
+        moves.append(move)
+        states.append(state)
+    return PlayedGame(setup, tuple(moves), tuple(states))
+
+
+def move_cap(setup: GameSetup) -> int:
+    """A move count that random play reaches only in a round that cycles for ever.
+
+    The rules have no turn limit. Once the draw pile is empty and nothing lies below the
+    discard tops (RULES 8.7), play goes on with the two tops alone; in some variants every
+    legal move keeps it going (two seats, four mulligans, limit 1, a taken card must be
+    played: each seat takes a mulligan and swaps it with its own face-up one). Over 2,000
+    random games of random variants, finished games took at most about 11 moves per card
+    dealt per round; the cap allows 40.
+    """
+    rules = setup.ruleset
+    return 40 * setup.players * rules.slots * rules.rounds + 100
+
+
+@st.composite
+def game_setups(draw: st.DrawFn, rules: st.SearchStrategy[Ruleset] | None = None) -> GameSetup:
+    """A ruleset, a player count within its bounds, and the seat that starts round 0."""
+    ruleset = draw(rules if rules is not None else rulesets())
+    players = draw(st.integers(ruleset.players.min, ruleset.players.max))
+    return GameSetup(ruleset, players, draw(st.integers(0, players - 1)))
+
+
+@st.composite
+def played_games(
+    draw: st.DrawFn,
+    setups: st.SearchStrategy[GameSetup] | None = None,
+    complete: bool | None = None,
+) -> PlayedGame:
+    """Games reached by random legal play: complete (``True``), partial (``False``) or either
+    (``None``: a quarter of them complete).
+
+    A partial game stops after any number of moves, so its :attr:`PlayedGame.final` state
+    may be in any phase: setup, mid-turn, a reshuffle or flips due, between rounds.
+    """
+    setup = draw(setups if setups is not None else game_setups())
+    seed = draw(_SEEDS)
+    game = play_randomly(setup, random.Random(seed), max_moves=move_cap(setup))
+    if complete is None:
+        complete = draw(st.integers(0, 3)) == 0
+    if complete:
+        if not game.complete:
+            reject()  # a round that can cycle for ever (see move_cap): rare, skip it
+        return game
+    last = len(game.moves) - 1
+    # Hypothesis favours small integers; half the cuts come uniform from the seed instead.
+    uniform = random.Random(seed ^ 0x5EED).randint(0, last)
+    return game.prefix(draw(st.integers(0, last) | st.just(uniform)))
+
+
+def deals(ruleset: Ruleset) -> st.SearchStrategy[Deal]:
+    """Shuffled deals of ``ruleset``'s whole deck (RULES 3.1), shrinking towards sorted."""
+    return st.permutations(ruleset.compiled.deck).map(lambda cards: Deal(tuple(cards)))
+
+
+@st.composite
+def layouts(draw: st.DrawFn, ruleset: Ruleset) -> tuple[Face, ...]:
+    """One full layout (row-major) of cards from ``ruleset``'s deck, copies respected.
+
+    Cards already in the layout are drawn again half the time, so sets, matching
+    values and several mulligans are common rather than rare.
+    """
+    remaining = Counter(ruleset.compiled.deck_counts)
+    chosen: list[Face] = []
+    for _ in range(ruleset.slots):
+        again = sorted_faces({card for card in chosen if remaining[card] > 0})
+        repeat = draw(st.booleans())
+        if again and repeat:
+            card = draw(st.sampled_from(again))
+        else:
+            card = draw(st.sampled_from(sorted_faces(c for c, n in remaining.items() if n > 0)))
+        remaining[card] -= 1
+        chosen.append(card)
+    return tuple(chosen)
+
+
+# --- moves to try --------------------------------------------------------------------------
+
+_ODD_VALUES: tuple[Any, ...] = (True, False, 1.0, "0", None)
+"""Field values of the wrong type: the engine must refuse them with an IllegalMove."""
+
+
+def candidate_moves(ruleset: Ruleset, state: State) -> list[Move]:
+    """Moves worth trying in ``state``: every action by every seat into every slot and pile.
+
+    Seats run one beyond the table on both sides, slots one beyond the layout, piles over
+    ``None, 0, 1`` and the non-piles ``-1, 2``; a few fields have the wrong type (``True``,
+    ``1.0``, ``"0"``, ``None``). Chance events are added too: a correct deal and two wrong
+    ones; when a discard pile holds cards, the reshuffle of the cards below the tops (the
+    due one, if a reshuffle is due) and two wrong ones. The legal moves of ``state`` are
+    all among them.
+    """
+    rules = ruleset.compiled
+    players = state.players
+    seats = range(-1, players + 1)
+    slots = range(-1, rules.slots + 1)
+    piles: tuple[int | None, ...] = (None, 0, 1, -1, 2)
+    moves: list[Move] = []
+    for seat in seats:
+        for slot in slots:
+            moves += [Reveal(seat, slot), Place(seat, slot), Bounce(seat, slot), Flip(seat, slot)]
+        for pile in piles:
+            moves += [Draw(seat, pile), Discard(seat, pile)]
+    actor = state.actor if state.actor is not None else 0
+    for odd in _ODD_VALUES:
+        value = cast(int, odd)
+        for kind in (Reveal, Place, Bounce, Flip):
+            moves += [kind(value, 0), kind(actor, value)]
+        moves += [Draw(value), Discard(value, 0), Draw(actor, value), Discard(actor, value)]
+    deck = rules.deck
+    moves += [Deal(deck), Deal(deck[1:]), Deal((*deck[1:], HAZARD))]
+    if any(state.discard_piles):
+        below = sorted_faces([*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]])
+        moves += [Reshuffle(tuple(below)), Reshuffle((*below, MULLIGAN)), Reshuffle(())]
+    return moves
+
+
+def moves_to_try(ruleset: Ruleset, state: State) -> st.SearchStrategy[Move]:
+    """One move to try in ``state``: legal or not, biased towards near misses.
+
+    Half the time the move is the acting seat's (any action, slot or pile: the refusals
+    that need thought, such as a bad slot, an ineligible bounce, a second mulligan or a
+    taken card discarded); otherwise any of :func:`candidate_moves`.
+    """
+    every = candidate_moves(ruleset, state)
+    actor = state.actor
+    own = [m for m in every if not isinstance(m, Deal | Reshuffle) and m.player == actor]
+    legal: Sequence[Move] = legal_moves(ruleset, state)
+    options = [st.sampled_from(every)]
+    if own:
+        options.append(st.sampled_from(own))
+    if legal:
+        options.append(st.sampled_from(legal))
+    return st.one_of(options)

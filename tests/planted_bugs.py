@@ -1,0 +1,384 @@
+"""Bugs planted in the engine and the scorer, to prove each property catches fish (issue 4,
+item 7).
+
+Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.engine`` and
+``gnoming_rules.scoring``, listed in ``SEAMS``. When the engine's internals are renamed,
+re-aim the plants here; nothing else in the suite touches private names. A plant wraps
+the real function where it can, so it breaks one rule and leaves the rest as they are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place, engine, scoring
+from gnoming_rules.compiled import CompiledRules
+from gnoming_rules.state import State
+
+SEAMS = (
+    "engine._HANDLERS (one handler per move type)",
+    "engine._mulligan_slots",
+    "engine._check_slot",
+    "engine._replace_card",
+    "engine._bounce_block",
+    "engine._flips_owed",
+    "engine._finish_turn",
+    "engine._end_round",
+    "scoring._set_value",
+    "scoring._card_points",
+    "scoring._best",
+    "scoring._score_with",
+)
+"""The private names the plants patch."""
+
+Handler = Callable[[CompiledRules, State, Any], State]
+
+
+def _wrap(
+    monkeypatch: pytest.MonkeyPatch, owner: object, name: str, make: Callable[..., Any]
+) -> None:
+    monkeypatch.setattr(owner, name, make(getattr(owner, name)))
+
+
+def _wrap_handler(
+    monkeypatch: pytest.MonkeyPatch, move_type: type, make: Callable[[Handler], Handler]
+) -> None:
+    handlers = engine._HANDLERS
+    monkeypatch.setitem(handlers, move_type, make(handlers[move_type]))
+
+
+# --- engine plants -----------------------------------------------------------------------------
+
+
+def hazard_discard_forgets_the_hazard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A discarded hazard vanishes instead of joining the removed cards."""
+
+    def make(original: Handler) -> Handler:
+        def discard(rules: CompiledRules, state: State, move: Any) -> State:
+            after = original(rules, state, move)
+            return after._replace(removed=after.removed[:-1]) if state.held == HAZARD else after
+
+        return discard
+
+    _wrap_handler(monkeypatch, Discard, make)
+
+
+def hazard_goes_on_a_discard_pile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A discarded hazard lands on discard pile 0 instead of leaving the game."""
+
+    def make(original: Handler) -> Handler:
+        def discard(rules: CompiledRules, state: State, move: Any) -> State:
+            after = original(rules, state, move)
+            if state.held != HAZARD:
+                return after
+            first, second = after.discard_piles
+            return after._replace(
+                removed=after.removed[:-1], discard_piles=((*first, HAZARD), second)
+            )
+
+        return discard
+
+    _wrap_handler(monkeypatch, Discard, make)
+
+
+def _looser_mulligan_limit(rules: CompiledRules) -> CompiledRules:
+    return dataclasses.replace(rules, max_mulligans=rules.max_mulligans + 1)
+
+
+def mulligan_limit_off_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plays and legal moves both allow one face-up mulligan more than the limit."""
+    _wrap_handler(
+        monkeypatch,
+        Place,
+        lambda original: (
+            lambda rules, state, move: original(_looser_mulligan_limit(rules), state, move)
+        ),
+    )
+    _wrap(
+        monkeypatch,
+        engine,
+        "_mulligan_slots",
+        lambda original: (
+            lambda rules, state, seat: original(_looser_mulligan_limit(rules), state, seat)
+        ),
+    )
+
+
+def play_toggles_the_face_up_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play XORs the slot's face-up bit: onto a face-up card, the slot turns face down."""
+
+    def make(original: Handler) -> Handler:
+        def place(rules: CompiledRules, state: State, move: Any) -> State:
+            after = original(rules, state, move)
+            seat, bit = move.player, 1 << move.slot
+            masks = list(after.face_up)
+            masks[seat] = state.face_up[seat] ^ bit
+            return after._replace(face_up=tuple(masks))
+
+        return place
+
+    _wrap_handler(monkeypatch, Place, make)
+
+
+def legal_moves_ignore_the_mulligan_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``legal_moves`` lists every slot for a held mulligan; ``apply`` still refuses some."""
+    _wrap(monkeypatch, engine, "_mulligan_slots", lambda original: lambda rules, state, seat: None)
+
+
+def slots_go_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slot numbers are not checked against the layout (no ``bad-slot``)."""
+    _wrap(monkeypatch, engine, "_check_slot", lambda original: lambda rules, slot, rule: slot)
+
+
+def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Layouts are kept as lists and a play writes into them: ``apply`` changes its input."""
+
+    def make(original: Handler) -> Handler:
+        def deal(rules: CompiledRules, state: State, move: Any) -> State:
+            after = original(rules, state, move)
+            lists: Any = tuple(list(layout) for layout in after.cards)
+            return after._replace(cards=lists)
+
+        return deal
+
+    def replace_card(layouts: Any, seat: int, slot: int, card: Any) -> Any:
+        layouts[seat][slot] = card
+        return layouts
+
+    _wrap_handler(monkeypatch, Deal, make)
+    monkeypatch.setattr(engine, "_replace_card", replace_card)
+
+
+def discard_keeps_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the discard the same seat draws again: the turn never moves on."""
+
+    def make(original: Callable[..., State]) -> Callable[..., State]:
+        def finish_turn(rules: CompiledRules, state: State, *after_discard: Any) -> State:
+            after = original(rules, state, *after_discard)
+            return after._replace(turn=state.turn) if after.phase is Phase.DRAW else after
+
+        return finish_turn
+
+    _wrap(monkeypatch, engine, "_finish_turn", make)
+
+
+def hazard_turns_a_last_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flips are owed by players with a single face-down card too (6.2 ignored)."""
+    _wrap(
+        monkeypatch,
+        engine,
+        "_flips_owed",
+        lambda original: (
+            lambda rules, state, seat: original(
+                dataclasses.replace(rules, spare_last_card=False), state, seat
+            )
+        ),
+    )
+
+
+def hazard_makes_the_discarder_flip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player who discarded the hazard owes a flip as well."""
+
+    def make(original: Callable[..., tuple[int, ...]]) -> Callable[..., tuple[int, ...]]:
+        def flips_owed(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...]:
+            owed = original(rules, state, seat)
+            return (*owed, seat) if state.face_down_count(seat) >= 2 else owed
+
+        return flips_owed
+
+    _wrap(monkeypatch, engine, "_flips_owed", make)
+
+
+def mulligans_bounce(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A held mulligan may bounce (5.4 ignored)."""
+
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        def bounce_block(rules: CompiledRules, state: State) -> Any:
+            if state.held == MULLIGAN and rules.bounce and state.chain:
+                return None
+            return original(rules, state)
+
+        return bounce_block
+
+    _wrap(monkeypatch, engine, "_bounce_block", make)
+
+
+def going_out_bonus_and_penalty_swapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player who went out gets the penalty when lowest and the bonus otherwise."""
+    _wrap(
+        monkeypatch,
+        engine,
+        "_end_round",
+        lambda original: (
+            lambda rules, state, went_out: original(
+                dataclasses.replace(
+                    rules,
+                    going_out_bonus=rules.going_out_penalty,
+                    going_out_penalty=rules.going_out_bonus,
+                ),
+                state,
+                went_out,
+            )
+        ),
+    )
+
+
+def deal_shuffles_with_the_global_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal reorders the draw pile with the global ``random`` module."""
+
+    def make(original: Handler) -> Handler:
+        def deal(rules: CompiledRules, state: State, move: Any) -> State:
+            after = original(rules, state, move)
+            pile = list(after.draw_pile)
+            random.shuffle(pile)
+            return after._replace(draw_pile=tuple(pile))
+
+        return deal
+
+    _wrap_handler(monkeypatch, Deal, make)
+
+
+# --- scoring plants ----------------------------------------------------------------------------
+
+
+def sets_score_plus_v(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A set scores +v instead of -v."""
+    _wrap(
+        monkeypatch,
+        scoring,
+        "_set_value",
+        lambda original: lambda line, cards, wild: -original(line, cards, wild),
+    )
+
+
+def columns_never_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only rows can be sets (the column lines are forgotten)."""
+
+    def make(original: Callable[..., int]) -> Callable[..., int]:
+        def set_value(line: Any, cards: Any, wild: int) -> int:
+            is_row = line.slots[1] - line.slots[0] == 1
+            return original(line, cards, wild) if is_row else 0
+
+        return set_value
+
+    _wrap(monkeypatch, scoring, "_set_value", make)
+
+
+def last_row_and_column_never_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An off-by-one: lines through the last slot are never sets."""
+    _wrap(
+        monkeypatch,
+        scoring,
+        "_set_value",
+        lambda original: (
+            lambda line, cards, wild: (
+                0 if len(cards) - 1 in line.slots else original(line, cards, wild)
+            )
+        ),
+    )
+
+
+def negative_cards_score_their_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A negative card scores its absolute value."""
+    _wrap(
+        monkeypatch,
+        scoring,
+        "_card_points",
+        lambda original: (
+            lambda rules, card: abs(card) if type(card) is int else original(rules, card)
+        ),
+    )
+
+
+def _best_of(
+    rules: CompiledRules, cards: Any, choices: Any, pick: Callable[..., Any]
+) -> tuple[int, int]:
+    scored = [(scoring._score_with(rules, cards, wild), wild) for wild in choices]
+    return pick(scored, key=lambda item: item[0])  # type: ignore[no-any-return]
+
+
+def only_the_first_mulligan_can_be_wild(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee tries making only the first mulligan (in slot order) wild."""
+
+    def best(rules: CompiledRules, cards: Any) -> tuple[int, int]:
+        first = [slot for slot, card in enumerate(cards) if card == MULLIGAN][:1]
+        choices = [0] + [1 << slot for slot in first if rules.max_mulligans]
+        return _best_of(rules, cards, choices, min)
+
+    monkeypatch.setattr(scoring, "_best", best)
+
+
+def the_referee_takes_the_highest_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee picks the wild mulligans that score highest."""
+
+    def best(rules: CompiledRules, cards: Any) -> tuple[int, int]:
+        mulligans = [slot for slot, card in enumerate(cards) if card == MULLIGAN]
+        choices = [
+            sum(1 << slot for slot in chosen)
+            for size in range(min(len(mulligans), rules.max_mulligans) + 1)
+            for chosen in combinations(mulligans, size)
+        ]
+        return _best_of(rules, cards, choices, max)
+
+    monkeypatch.setattr(scoring, "_best", best)
+
+
+def one_wild_mulligan_too_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scoring lets one mulligan more than the limit be wild."""
+    _wrap(
+        monkeypatch,
+        scoring,
+        "_best",
+        lambda original: lambda rules, cards: original(_looser_mulligan_limit(rules), cards),
+    )
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlantedBug:
+    """A bug, the property expected to catch it, and how to plant it."""
+
+    prop: str
+    plant: Callable[[pytest.MonkeyPatch], None]
+
+    @property
+    def name(self) -> str:
+        return self.plant.__name__
+
+    @property
+    def description(self) -> str:
+        return (self.plant.__doc__ or "").strip()
+
+
+PLANTED_BUGS: tuple[PlantedBug, ...] = (
+    PlantedBug("deck-conservation", hazard_discard_forgets_the_hazard),
+    PlantedBug("mulligan-limit", mulligan_limit_off_by_one),
+    PlantedBug("face-up-stays-up", play_toggles_the_face_up_bit),
+    PlantedBug("legal-iff-apply", legal_moves_ignore_the_mulligan_limit),
+    PlantedBug("legal-iff-apply", slots_go_unchecked),
+    PlantedBug("purity", layouts_change_in_place),
+    PlantedBug("one-discard-per-turn", discard_keeps_the_turn),
+    PlantedBug("hazards-leave", hazard_goes_on_a_discard_pile),
+    PlantedBug("flips-owed", hazard_turns_a_last_card),
+    PlantedBug("flips-owed", hazard_makes_the_discarder_flip),
+    PlantedBug("bounce-rules", mulligans_bounce),
+    PlantedBug("round-end", going_out_bonus_and_penalty_swapped),
+    PlantedBug("determinism", deal_shuffles_with_the_global_random),
+    PlantedBug("score-transpose", columns_never_score),
+    PlantedBug("score-permute", last_row_and_column_never_score),
+    PlantedBug("score-lower-card", negative_cards_score_their_size),
+    PlantedBug("score-wild-vs-unmatched", only_the_first_mulligan_can_be_wild),
+    PlantedBug("score-breakdown", sets_score_plus_v),
+    PlantedBug("score-wild-limit", one_wild_mulligan_too_many),
+    PlantedBug("score-lowest-choice", the_referee_takes_the_highest_choice),
+)
+"""Property -> planted bug -> patch. Every property of the suite appears at least once."""

@@ -1,0 +1,129 @@
+"""Engine properties over games no one wrote by hand (issue 4, items 2 and 5).
+
+The stateful machine (``test_engine_machine.py``) mixes legal and illegal moves; here each
+example is a whole game played at random, checked step by step, plus the exhaustive
+"legal moves <=> apply" check on states reached by play, and replay determinism.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+from invariants import LEGAL_IFF_APPLY, PROPERTIES, PURITY, Watch
+from strategies import (
+    GameSetup,
+    PlayedGame,
+    move_cap,
+    play_randomly,
+    played_games,
+    standard_ruleset,
+)
+
+import gnoming_rules as gr
+
+
+def replay_with_all_checks(game: PlayedGame, properties: frozenset[str] | None = None) -> None:
+    """Replay ``game`` move by move through a :class:`Watch` checking ``properties``."""
+    watch = Watch(game.ruleset, game.states[0], properties or PROPERTIES)
+    for move, recorded in zip(game.moves, game.states[1:], strict=True):
+        assert watch.play(move) == recorded
+
+
+def every_candidate_is_judged_right(ruleset: gr.Ruleset, state: gr.State) -> None:
+    """Exactly the legal moves (and the due chance event) are accepted in ``state``, every
+    refusal is an IllegalMove with a known code, and nothing is left changed."""
+    Watch(ruleset, state, {LEGAL_IFF_APPLY, PURITY}).attempt_all()
+
+
+def replay(game: PlayedGame, noise: int) -> list[gr.State]:
+    """The states of ``game`` replayed from its moves, the global ``random`` stirred between
+    every two steps; fails if the replay diverges so far that a recorded move is refused."""
+    random.seed(noise)
+    state = game.states[0]
+    states = [state]
+    for index, move in enumerate(game.moves):
+        random.random()
+        random.shuffle(list(range(10)))
+        try:
+            state = gr.apply(game.ruleset, state, move)
+        except gr.IllegalMove as refusal:
+            message = f"the replay diverged: move {index} ({move}) refused: {refusal}"
+            raise AssertionError(message) from None
+        states.append(state)
+    return states
+
+
+def replays_are_identical(game: PlayedGame, noise: int) -> None:
+    """Replaying a game twice, with the global ``random`` stirred in between, gives the same
+    states every step, and those of the game (no hidden global randomness in the engine)."""
+    first, second = replay(game, noise), replay(game, noise + 1)
+    assert first == second
+    assert tuple(first) == game.states
+
+
+@given(played_games(complete=True))
+def test_every_step_of_a_random_game_keeps_every_property(game: PlayedGame) -> None:
+    replay_with_all_checks(game)
+
+
+@given(played_games(), st.data())
+def test_exactly_the_legal_moves_are_accepted(game: PlayedGame, data: st.DataObject) -> None:
+    # Pick the phase first, so that rare ones (flips, reshuffles) are tried as often as turns.
+    phases = sorted({state.phase for state in game.states})
+    phase = data.draw(st.sampled_from(phases), label="phase")
+    state = data.draw(st.sampled_from([s for s in game.states if s.phase is phase]), label="state")
+    every_candidate_is_judged_right(game.ruleset, state)
+
+
+@given(played_games(), st.integers())
+def test_replay_is_deterministic(game: PlayedGame, noise: int) -> None:
+    replays_are_identical(game, noise)
+
+
+ENGINE_REFUSAL_CODES = {
+    "bad-record",
+    "bad-deal",
+    "not-your-turn",
+    "wrong-phase",
+    "bad-slot",
+    "slot-face-up",
+    "empty-pile",
+    "must-use-empty-pile",
+    "must-play-taken-card",
+    "cannot-bounce",
+    "slot-already-filled",
+    "mulligan-limit",
+    "no-flip-owed",
+    "bad-reshuffle",
+    "moves-after-end",
+}
+"""The codes ``apply`` itself can raise (the others belong to records and claims)."""
+
+
+def test_candidate_moves_reach_every_refusal_the_engine_has() -> None:
+    """The illegal moves tried are broad enough to provoke every engine refusal code."""
+    small_deck = gr.load_ruleset(
+        {
+            "extends": "standard",
+            "players": {"max": 4},
+            "deck": {
+                "numbers": dict.fromkeys(range(-5, 13)) | dict.fromkeys(range(5, 10), 6),
+                "mulligans": 8,
+            },
+        }
+    )  # many mulligans, a short draw pile: reshuffles and empty piles are common
+    rare = {gr.Phase.DEAL, gr.Phase.FLIP, gr.Phase.RESHUFFLE, gr.Phase.OVER}
+    seen: set[str] = set()
+    for seed in range(4):
+        rules = standard_ruleset() if seed % 2 else small_deck
+        setup = GameSetup(rules, 3 + seed % 2, seed % 3)
+        game = play_randomly(setup, random.Random(seed), max_moves=move_cap(setup))
+        for index, state in enumerate(game.states):
+            empty_pile = not (state.draw_pile and all(state.discard_piles))
+            if state.phase in rare or empty_pile or index % 20 == 0:
+                watch = Watch(rules, state, {LEGAL_IFF_APPLY})
+                watch.attempt_all()
+                seen |= set(watch.refusals)
+    assert seen == ENGINE_REFUSAL_CODES

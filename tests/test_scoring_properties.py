@@ -1,0 +1,242 @@
+"""Scoring properties (issue 4, item 3): symmetries, monotonicity, wild mulligans, breakdowns.
+
+Each property is a plain function of a Hypothesis ``data`` object, so that the planted-bug
+tests can run the very same property against a broken scorer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from invariants import PropertyViolation, check_wild_mulligans
+from strategies import layouts, rulesets, variant
+
+import gnoming_rules as gr
+from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
+
+
+def _ruleset_and_layout(
+    data: st.DataObject, mulligans: tuple[int, int] = (0, 0)
+) -> tuple[Ruleset, list[Face]]:
+    """A ruleset and one of its layouts, in which between ``mulligans[0]`` and ``mulligans[1]``
+    slots are then overwritten by mulligans (as many as the deck has to spare)."""
+    ruleset = data.draw(rulesets(), label="ruleset")
+    layout = list(data.draw(layouts(ruleset), label="layout"))
+    spare = ruleset.deck.mulligans - layout.count(MULLIGAN)
+    least, most = min(mulligans[0], spare), min(mulligans[1], spare)
+    if most > 0:
+        count = data.draw(st.integers(least, most), label="extra mulligans")
+        for slot in data.draw(
+            st.lists(st.integers(0, len(layout) - 1), min_size=count, max_size=count, unique=True),
+            label="mulligan slots",
+        ):
+            layout[slot] = MULLIGAN
+    return ruleset, layout
+
+
+def transposing_keeps_the_score(data: st.DataObject) -> None:
+    """Rows become columns: the score of the transposed layout is the same."""
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    transposed_rules = variant(ruleset, {"layout": {"rows": cols, "cols": rows}})
+    transposed = [layout[r * cols + c] for c in range(cols) for r in range(rows)]
+    assert gr.score_layout(transposed_rules, transposed) == gr.score_layout(ruleset, layout)
+
+
+def permuting_rows_and_columns_keeps_the_score(data: st.DataObject) -> None:
+    """Reordering the rows and the columns of a layout does not change its score."""
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    row_order = data.draw(st.permutations(range(rows)), label="row order")
+    col_order = data.draw(st.permutations(range(cols)), label="column order")
+    permuted = [
+        layout[row_order[r] * cols + col_order[c]] for r in range(rows) for c in range(cols)
+    ]
+    assert gr.score_layout(ruleset, permuted) == gr.score_layout(ruleset, layout)
+
+
+def lowering_a_loose_card_never_raises_the_score(data: st.DataObject) -> None:
+    """A positive card in no set, replaced by any lower number card, never raises the score.
+
+    Why it holds whatever the toggles: under the referee's old choice of wild mulligans
+    the lower card scores less, or completes sets that score below the cards they cover;
+    a wild mulligan that such a set would newly cover was in no set before, so the referee
+    may un-wild it instead, which changes nothing else.
+    """
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
+    breakdown = gr.score_breakdown(ruleset, layout)
+    loose = [c.slot for c in breakdown.cards if not c.in_set and gr.is_positive(c.card)]
+    assume(loose)
+    slot = data.draw(st.sampled_from(loose), label="slot")
+    value = layout[slot]
+    assert isinstance(value, int)
+    lower = sorted(face for face in ruleset.deck.numbers if face < value)
+    assume(lower)
+    lowered = [*layout]
+    lowered[slot] = data.draw(st.sampled_from(lower), label="lower card")
+    assert gr.score_layout(ruleset, lowered) <= breakdown.total
+
+
+def a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data: st.DataObject) -> None:
+    """A layout scores no more than the same layout with one mulligan counted as a plain
+    card of the unmatched value (0 in the standard): never wild, never in a set.
+
+    The plain card is written as a hazard under a variant whose hazard penalty is that
+    value (hazards never join sets); the layout's own hazards are then corrected back.
+    """
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(2, 3))
+    mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
+    assume(mulligans)
+    slot = data.draw(st.sampled_from(mulligans), label="mulligan")
+    unmatched = ruleset.mulligan.unmatched_value
+    plain_rules = variant(ruleset, {"hazard": {"penalty": unmatched}})
+    plain = [*layout]
+    plain[slot] = HAZARD
+    correction = layout.count(HAZARD) * (ruleset.hazard.penalty - unmatched)
+    assert gr.score_layout(ruleset, layout) <= gr.score_layout(plain_rules, plain) + correction
+
+
+def card_points(ruleset: Ruleset, card: Face) -> int:
+    """What a card in no set scores (RULES 8.3-8.5)."""
+    if card == HAZARD:
+        return ruleset.hazard.penalty
+    if card == MULLIGAN:
+        return ruleset.mulligan.unmatched_value
+    assert isinstance(card, int)
+    return card
+
+
+def grid_lines(ruleset: Ruleset) -> list[tuple[int, ...]]:
+    """The rows, then the columns, as slot tuples (RULES 2.3)."""
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    return [tuple(range(r * cols, (r + 1) * cols)) for r in range(rows)] + [
+        tuple(range(c, rows * cols, cols)) for c in range(cols)
+    ]
+
+
+def sets_under(
+    ruleset: Ruleset, layout: Sequence[Face], wild: set[int]
+) -> list[tuple[tuple[int, ...], int]]:
+    """The lines that are sets when the mulligans in ``wild`` are wild (RULES 8.2), with ``v``."""
+    found = []
+    for line in grid_lines(ruleset):
+        values = {layout[s] for s in line if s not in wild}
+        if len(values) == 1 and gr.is_positive(next(iter(values))):
+            found.append((line, int(next(iter(values)))))
+    return found
+
+
+def score_under(ruleset: Ruleset, layout: Sequence[Face], wild: set[int]) -> int:
+    """The score when exactly the mulligans in ``wild`` are wild (RULES 8.2-8.5)."""
+    sets = sets_under(ruleset, layout, wild)
+    covered = {slot for line, _ in sets for slot in line}
+    loose = sum(card_points(ruleset, c) for s, c in enumerate(layout) if s not in covered)
+    return loose - sum(value for _, value in sets)
+
+
+def the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
+    """The score is the sum of its breakdown, and the breakdown is what RULES 8.2-8.5 say
+    for its choice of wild mulligans: those sets, those cards in them, those points."""
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
+    breakdown = gr.score_breakdown(ruleset, layout)
+    assert breakdown.total == gr.score_layout(ruleset, layout)
+    parts = -sum(s.value for s in breakdown.sets) + sum(c.points for c in breakdown.cards)
+    assert breakdown.total == parts
+    wild = set(breakdown.wild)
+    expected_sets = sets_under(ruleset, layout, wild)
+    assert sorted((s.slots, s.value) for s in breakdown.sets) == sorted(expected_sets)
+    covered = {slot for line, _ in expected_sets for slot in line}
+    for card in breakdown.cards:
+        assert card.card == layout[card.slot]
+        assert card.in_set == (card.slot in covered)
+        assert card.points == (0 if card.in_set else card_points(ruleset, card.card))
+    assert breakdown.total == score_under(ruleset, layout, wild)
+
+
+def the_wild_mulligans_stay_within_the_limit(data: st.DataObject) -> None:
+    """Scoring never makes more mulligans wild than the limit (RULES 7.3, 8.2)."""
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 5))
+    try:
+        check_wild_mulligans(ruleset, layout)
+    except PropertyViolation as failure:
+        raise AssertionError(str(failure)) from None
+
+
+def the_referee_takes_the_lowest_wild_choice(data: st.DataObject) -> None:
+    """No allowed choice of wild mulligans scores lower than the referee's (RULES 8.2)."""
+    ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
+    mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
+    limit = min(ruleset.mulligan.max_face_up, len(mulligans))
+    lowest = min(
+        score_under(ruleset, layout, set(chosen))
+        for size in range(limit + 1)
+        for chosen in combinations(mulligans, size)
+    )
+    assert gr.score_layout(ruleset, layout) == lowest
+
+
+SCORING_PROPERTIES = {
+    "score-transpose": transposing_keeps_the_score,
+    "score-permute": permuting_rows_and_columns_keeps_the_score,
+    "score-lower-card": lowering_a_loose_card_never_raises_the_score,
+    "score-wild-vs-unmatched": a_wild_mulligan_never_scores_worse_than_an_unmatched_one,
+    "score-breakdown": the_breakdown_adds_up_to_the_score,
+    "score-wild-limit": the_wild_mulligans_stay_within_the_limit,
+    "score-lowest-choice": the_referee_takes_the_lowest_wild_choice,
+}
+"""Every scoring property by name (the planted-bug table refers to these names)."""
+
+
+@given(st.data())
+def test_transposing_keeps_the_score(data: st.DataObject) -> None:
+    transposing_keeps_the_score(data)
+
+
+@given(st.data())
+def test_permuting_rows_and_columns_keeps_the_score(data: st.DataObject) -> None:
+    permuting_rows_and_columns_keeps_the_score(data)
+
+
+@given(st.data())
+def test_lowering_a_loose_card_never_raises_the_score(data: st.DataObject) -> None:
+    lowering_a_loose_card_never_raises_the_score(data)
+
+
+@given(st.data())
+def test_a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data: st.DataObject) -> None:
+    a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data)
+
+
+@given(st.data())
+def test_the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
+    the_breakdown_adds_up_to_the_score(data)
+
+
+@given(st.data())
+def test_the_wild_mulligans_stay_within_the_limit(data: st.DataObject) -> None:
+    the_wild_mulligans_stay_within_the_limit(data)
+
+
+@given(st.data())
+def test_the_referee_takes_the_lowest_wild_choice(data: st.DataObject) -> None:
+    the_referee_takes_the_lowest_wild_choice(data)
+
+
+def test_the_worked_examples_of_rules_md_hold_for_the_reference_scorer() -> None:
+    """The reference scorer used by these properties agrees with RULES.md's worked examples."""
+    rules = gr.load_ruleset("standard")
+    examples: list[tuple[list[Face], int]] = [
+        ([5, 5, MULLIGAN, 3, -2, 9, 5, HAZARD, 1], 21),
+        ([5, 5, 5, 5, 1, 2, 5, 3, 4], 0),
+        ([7, 7, MULLIGAN, 4, 4, MULLIGAN, 2, 3, 6], 12),
+    ]
+    for layout, score in examples:
+        mulligans = [s for s, c in enumerate(layout) if c == MULLIGAN]
+        choices = [set(), *({s} for s in mulligans)]
+        assert min(score_under(rules, layout, wild) for wild in choices) == score
+        assert gr.score_layout(rules, layout) == score
+    assert Counter(map(len, grid_lines(rules))) == Counter({3: 6})

@@ -1,0 +1,122 @@
+"""The strategies of ``gnoming_rules.testing`` give what they promise (issue 4, item 1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import (
+    GameSetup,
+    PlayedGame,
+    candidate_moves,
+    deals,
+    game_setups,
+    invalid_rulesets,
+    layouts,
+    moves_to_try,
+    played_games,
+    ruleset_overrides,
+    rulesets,
+    variant,
+)
+
+import gnoming_rules as gr
+
+
+def deck_of(ruleset: gr.Ruleset) -> Counter[gr.Face]:
+    """The ruleset's cards, counted from its ``deck`` fields."""
+    deck: Counter[gr.Face] = Counter(ruleset.deck.numbers)
+    deck.update({gr.HAZARD: ruleset.deck.hazards, gr.MULLIGAN: ruleset.deck.mulligans})
+    return +deck
+
+
+@given(ruleset_overrides())
+def test_overrides_extend_the_standard_and_load(overrides: dict[str, object]) -> None:
+    assert overrides["extends"] == "standard"
+    ruleset = gr.load_ruleset(overrides)
+    needed = ruleset.players.max * ruleset.slots + 2 + ruleset.deck.hazards
+    assert ruleset.deck.size >= needed
+    assert 2 <= ruleset.layout.rows <= 5 and 2 <= ruleset.layout.cols <= 5
+    assert ruleset.players.min >= 2
+
+
+@given(invalid_rulesets())
+def test_invalid_rulesets_are_refused_naming_the_field(case: tuple[dict[str, object], str]) -> None:
+    mapping, field = case
+    with pytest.raises(gr.RulesetError) as refused:
+        gr.load_ruleset(mapping)
+    assert refused.value.code == "bad-ruleset"
+    assert field in refused.value.message
+    assert "\n" not in refused.value.message
+
+
+@given(game_setups())
+def test_setups_seat_a_table_the_ruleset_allows(setup: GameSetup) -> None:
+    rules = setup.ruleset
+    assert rules.players.min <= setup.players <= rules.players.max
+    assert 0 <= setup.first_player < setup.players
+    assert setup.new_game().phase is gr.Phase.DEAL
+
+
+@given(st.data())
+def test_deals_are_shuffles_of_the_whole_deck(data: st.DataObject) -> None:
+    ruleset = data.draw(rulesets())
+    deal = data.draw(deals(ruleset))
+    assert Counter(deal.cards) == deck_of(ruleset)
+    state = gr.apply(ruleset, gr.new_game(ruleset, ruleset.players.min), deal)
+    assert state.phase in (gr.Phase.REVEAL, gr.Phase.DRAW, gr.Phase.DEAL, gr.Phase.OVER)
+
+
+@given(st.data())
+def test_layouts_fill_the_grid_with_cards_of_the_deck(data: st.DataObject) -> None:
+    ruleset = data.draw(rulesets())
+    layout = data.draw(layouts(ruleset))
+    assert len(layout) == ruleset.slots
+    assert not Counter(layout) - deck_of(ruleset)
+
+
+@given(played_games())
+def test_played_games_are_legal_replays(game: PlayedGame) -> None:
+    assert len(game.states) == len(game.moves) + 1
+    assert game.states[0] == game.setup.new_game()
+    state = game.states[0]
+    for move, recorded in zip(game.moves, game.states[1:], strict=True):
+        state = gr.apply(game.ruleset, state, move)
+        assert state == recorded
+    assert game.complete == game.final.is_over
+
+
+@given(played_games(complete=True))
+def test_complete_games_end(game: PlayedGame) -> None:
+    assert game.final.is_over
+    assert len(game.final.scores) == game.ruleset.rounds
+
+
+@given(played_games(complete=False))
+def test_partial_games_stop_before_the_end(game: PlayedGame) -> None:
+    assert not game.final.is_over
+    assert game.prefix(len(game.moves)) == game
+
+
+@given(played_games(complete=False))
+def test_candidates_include_every_legal_move(game: PlayedGame) -> None:
+    candidates = candidate_moves(game.ruleset, game.final)
+    for move in gr.legal_moves(game.ruleset, game.final):
+        assert any(type(c) is type(move) and repr(c) == repr(move) for c in candidates)
+
+
+@given(st.data())
+def test_moves_to_try_are_candidates(data: st.DataObject) -> None:
+    game = data.draw(played_games(complete=False))
+    move = data.draw(moves_to_try(game.ruleset, game.final))
+    assert any(repr(move) == repr(c) for c in candidate_moves(game.ruleset, game.final))
+
+
+@given(rulesets())
+def test_variant_changes_only_what_it_patches(ruleset: gr.Ruleset) -> None:
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    turned = variant(ruleset, {"layout": {"rows": cols, "cols": rows}})
+    assert (turned.layout.rows, turned.layout.cols) == (cols, rows)
+    assert variant(turned, {"layout": {"rows": rows, "cols": cols}}).sha256 == ruleset.sha256
