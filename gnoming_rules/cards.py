@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Literal, TypeAlias, TypeGuard
 
-HAZARD: Final = "H"
-MULLIGAN: Final = "M"
+HAZARD: Final[Literal["H"]] = "H"
+MULLIGAN: Final[Literal["M"]] = "M"
 
 Face: TypeAlias = int | Literal["H", "M"]
 """A card, written by its face."""

@@ -224,6 +224,22 @@ class Ruleset(_Model):
     def __hash__(self) -> int:
         return hash(self.sha256)
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Ruleset:
+        """A copy; ``update`` merges into it as an ``extends:`` patch would, and is checked.
+
+        Pydantic's own ``model_copy`` neither validates an update nor forgets cached
+        values; here the cached :attr:`sha256` and :attr:`compiled` tables are never carried
+        over, so a changed copy cannot play under its original's rules. A bad update raises
+        :class:`RulesetError` (``bad-ruleset``).
+        """
+        if update:
+            patch = {key: _dumped(value) for key, value in update.items()}
+            return _validate(merge_patch(self.model_dump(), patch), f"{self.name} with changes")
+        copied = super().model_copy(deep=deep)
+        for cached in ("sha256", "compiled"):
+            copied.__dict__.pop(cached, None)
+        return copied
+
     @property
     def slots(self) -> int:
         """Cards in one layout (rows x cols)."""
@@ -252,6 +268,11 @@ class Ruleset(_Model):
         return CompiledRules.build(self)
 
 
+def _dumped(value: object) -> object:
+    """A model given in ``model_copy(update=...)`` as plain data, so it merges and validates."""
+    return value.model_dump() if isinstance(value, BaseModel) else value
+
+
 # --- loading -------------------------------------------------------------------------------
 
 
@@ -276,8 +297,9 @@ def merge_patch(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, 
     for key, value in patch.items():
         if value is None:
             merged.pop(key, None)
-        elif isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
-            merged[key] = merge_patch(merged[key], value)
+        elif isinstance(value, Mapping):
+            target = merged.get(key)
+            merged[key] = merge_patch(target if isinstance(target, Mapping) else {}, value)
         else:
             merged[key] = value
     return merged

@@ -341,7 +341,7 @@ class Watch:
         self.refusals: Counter[str] = Counter()
         self._snapshot: tuple[State, State, int] | None = None
 
-    def legal(self) -> list[gr.PlayerMove]:
+    def legal(self) -> tuple[gr.PlayerMove, ...]:
         """The legal moves of the current state (checked to be empty when no player moves)."""
         moves = gr.legal_moves(self.ruleset, self.state)
         if LEGAL_IFF_APPLY in self.properties:

@@ -36,11 +36,11 @@ def test_greedy_bots_score_lower_than_random_ones() -> None:
     rules = gr.load_ruleset("standard")
 
     def mean_total(bot: str) -> float:
-        totals = []
+        totals: list[int] = []
         for seed in range(12):
             _, state = play_game(rules, 4, seed=seed, bot=bot)  # type: ignore[arg-type]
             totals += state.totals
-        return statistics.mean(totals)
+        return float(statistics.mean(totals))
 
     assert mean_total("greedy") < mean_total("random") - 10
 

@@ -227,6 +227,7 @@ def replay_record(record: dict[str, Any], where: str) -> None:
             move = record_move(entry)
             state = gr.apply(rules, state, move)
             if "card" in entry:
+                seen: gr.Face | None
                 if isinstance(move, gr.Reveal | gr.Flip):
                     seen = state.cards[move.player][move.slot]
                 else:

@@ -107,7 +107,7 @@ def worked_examples(rows: int, cols: int) -> list[tuple[str, list[gr.Face], int,
             grid[int(slot[1:])] = card
         return grid
 
-    examples = [
+    examples: list[tuple[str, list[gr.Face], int, list[str]]] = [
         (
             "last row of 5s, -1 elsewhere",
             layout(-1, **{f"s{s}": 5 for s in last_row}),

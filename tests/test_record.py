@@ -233,7 +233,7 @@ json_values = st.recursive(
 def test_arbitrary_bytes_either_parse_or_raise_a_bad_record(data: bytes) -> None:
     for fmt in ("json", "yaml"):
         try:
-            parse_record(data, format=fmt)  # type: ignore[arg-type]
+            parse_record(data, format=fmt)
         except RecordError as error:
             assert error.code == "bad-record"
 
@@ -244,7 +244,7 @@ def test_arbitrary_json_either_parses_or_raises_a_bad_record(value: object) -> N
     text = json.dumps(value)
     for fmt in ("json", "yaml"):
         try:
-            parse_record(text, format=fmt)  # type: ignore[arg-type]
+            parse_record(text, format=fmt)
         except RecordError as error:
             assert error.code == "bad-record"
             assert "\n" not in error.message

@@ -287,3 +287,36 @@ def test_the_loader_never_writes_files(tmp_path: Path) -> None:
         gr.load_ruleset(tmp_path / "bad.yaml")
     assert _snapshot(tmp_path) == before
     assert _snapshot(bundled_dir()) == bundled_before
+
+
+def test_a_changed_copy_plays_its_own_rules_not_its_originals() -> None:
+    rules = gr.load_ruleset("standard")
+    assert rules.compiled.bounce and rules.sha256 == STANDARD_SHA256  # cached on the original
+    copy = rules.model_copy(update={"bounce": False, "layout": {"rows": 4}})
+    assert copy.bounce is False and copy.compiled.bounce is False
+    assert (copy.layout.rows, copy.layout.cols) == (4, 3)  # nested fields merge
+    assert copy.sha256 != STANDARD_SHA256
+    assert rules.model_copy().compiled is not rules.compiled
+    with pytest.raises(gr.RulesetError) as refused:
+        rules.model_copy(update={"rounds": 0})
+    assert refused.value.code == "bad-ruleset" and "rounds" in refused.value.message
+
+
+def test_merge_patch_follows_rfc_7386() -> None:
+    from gnoming_rules.ruleset import merge_patch
+
+    # The RFC's own example (section 3), keys and values kept as the RFC writes them.
+    target = {"title": "Goodbye!", "author": {"givenName": "John", "familyName": "Doe"},
+              "tags": ["example", "sample"], "content": "This will be unchanged"}  # fmt: skip
+    patch = {"title": "Hello!", "phoneNumber": "+01-123-456-7890",
+             "author": {"familyName": None}, "tags": ["example"]}  # fmt: skip
+    assert merge_patch(target, patch) == {
+        "title": "Hello!",
+        "author": {"givenName": "John"},
+        "tags": ["example"],
+        "content": "This will be unchanged",
+        "phoneNumber": "+01-123-456-7890",
+    }
+    assert merge_patch({}, {"a": {"b": None}}) == {"a": {}}
+    assert merge_patch({"a": 1}, {"a": {"b": 2, "c": None}}) == {"a": {"b": 2}}
+    assert target["author"] == {"givenName": "John", "familyName": "Doe"}  # inputs untouched

@@ -57,9 +57,9 @@ def test_rule_8_2_the_search_finds_the_lowest_score_of_the_definition(
 
 def test_rule_8_2_a_layout_of_mulligans_scores_at_once_whatever_the_limit() -> None:
     rules = _rules(5, 5, 25, 0)
-    everywhere: list[Face] = ["M"] * 25
+    everywhere: list[Face] = [gr.MULLIGAN] * 25
     assert gr.score_layout(rules, everywhere) == 0  # no positive card: no set
-    one_five: list[Face] = [5, *(["M"] * 24)]
+    one_five: list[Face] = [5, *([gr.MULLIGAN] * 24)]
     breakdown = gr.score_breakdown(rules, one_five)
     # Row 0 and column 0 can both be sets of 5s: 8 wild mulligans, -10.
     assert breakdown.total == -10

@@ -29,7 +29,8 @@ SETUP = ex.SETUP
 
 
 def standard(moves: list[dict[str, Any]], **arranged: Any) -> dict[str, Any]:
-    return ex.record_data([ex.standard_round(moves, **arranged)])
+    data: dict[str, Any] = ex.record_data([ex.standard_round(moves, **arranged)])
+    return data
 
 
 def tiny(seed: int = 1, **options: Any) -> dict[str, Any]:
