@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -128,7 +128,7 @@ class Mutation:
     value: Any = None
     delete: bool = False
     insert: bool = False
-    expect: Expect = field(default=VALID)
+    expect: Expect = VALID
 
     def apply(self, data: dict[str, Any]) -> dict[str, Any]:
         """A changed copy of ``data``."""
@@ -248,17 +248,18 @@ _SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, when 
 
 # --- values ------------------------------------------------------------------------------------
 
-WRONG_FOR_INT = st.sampled_from([True, False, 1.0, 2.5, "1", "", None, [], {}, [1]])
-WRONG_FOR_TEXT = st.sampled_from([0, 1, True, 1.5, None, [], {}, ["x"]])
-WRONG_FOR_CARD = st.sampled_from([0, "X", "h", "m", "", 1.5, 2.0, True, False, [], {}, [3]])
-WRONG_FOR_LIST = st.sampled_from([0, "x", True, 1.5, None, {}, {"a": 1}])
-HUGE = st.one_of(
+Values = st.SearchStrategy[Any]
+WRONG_FOR_INT: Values = st.sampled_from([True, False, 1.0, 2.5, "1", "", None, [], {}, [1]])
+WRONG_FOR_TEXT: Values = st.sampled_from([0, 1, True, 1.5, None, [], {}, ["x"]])
+WRONG_FOR_CARD: Values = st.sampled_from([0, "X", "h", "m", "", 1.5, 2.0, True, False, [], {}, [3]])
+WRONG_FOR_LIST: Values = st.sampled_from([0, "x", True, 1.5, None, {}, {"a": 1}])
+HUGE: Values = st.one_of(
     st.sampled_from([2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, -(2**64)]),
     st.integers(10**18, 10**40),
     st.integers(20, 4_000).map(lambda digits: 10**digits + 7),
     st.integers(-4_000, -20).map(lambda digits: -(10 ** (-digits)) - 3),
 )
-DEEP_VALUES = st.one_of(
+DEEP_VALUES: Values = st.one_of(
     st.integers(185, 215),  # across the JSON reader's limit: 200 levels, the record's included
     st.sampled_from([2, 40, 300, 600, 5_000, 100_000]),
 ).map(Deep)
@@ -361,6 +362,7 @@ def _ruleset_verdict(value: Any, sha256: str) -> Expect:
 
 
 def _ruleset(draw: st.DrawFn, ctx: Context) -> Mutation:
+    value: Any
     path: FieldPath = ("ruleset",)
     sha256 = ctx.ruleset.sha256
     kind = draw(choose([SAME_TYPE, SAME_TYPE, WRONG_TYPE, DELETION, EXTRA, DEEP]))
@@ -473,6 +475,7 @@ def _first_player(draw: st.DrawFn, ctx: Context) -> Mutation:
 
 
 def _rounds(draw: st.DrawFn, ctx: Context) -> Mutation:
+    value: Any
     rounds = ctx.rounds
     kind = draw(choose([WRONG_TYPE, DELETION, DELETION, EXTRA, EXTRA, DEEP]))
     if kind == WRONG_TYPE:
@@ -490,12 +493,13 @@ def _rounds(draw: st.DrawFn, ctx: Context) -> Mutation:
         expect = VALID if last else Expect("either", after=(index, 0))
         return Mutation("rounds", kind, ("rounds", index), delete=True, expect=expect)
     index = draw(st.integers(0, len(rounds)))
-    if rounds and draw(st.booleans()):  # a round played twice
+    if len(rounds) > 0 and draw(st.booleans()):  # a round played twice
         copied = rounds[index - 1] if index else rounds[0]
         index = max(index, 1)
         expect = Expect("either", after=(index - 1, len(rounds[index - 1]["moves"])))
         return Mutation("rounds", kind, ("rounds", index), copied, insert=True, expect=expect)
-    empty = {"deal": [], "moves": []}  # a round with no cards: the deal is bad (input error)
+    # A round with no cards: the deal is bad (an input error).
+    empty: dict[str, list[Any]] = {"deal": [], "moves": []}
     return Mutation(
         "rounds",
         kind,
@@ -606,6 +610,7 @@ def _scores(draw: st.DrawFn, ctx: Context) -> Mutation:
 
 
 def _result(draw: st.DrawFn, ctx: Context) -> Mutation:
+    value: Any
     final = ctx.recorded.game.final
     result = ctx.data.get("result")
     players = ctx.players
@@ -674,6 +679,7 @@ TOP_FIELDS = frozenset(
 
 
 def _top_level_extra(draw: st.DrawFn, ctx: Context) -> Mutation:
+    value: Any
     key = draw(st.sampled_from(["comment", "Format", "round", "version", ""]) | st.text(max_size=6))
     if key in TOP_FIELDS:
         key += "_"
@@ -750,6 +756,7 @@ _KINDS_OF = {
 def _same_type_move_field(
     draw: st.DrawFn, ctx: Context, here: tuple[int, int], name: str, kind: str
 ) -> Mutation:
+    value: Any
     r, m = here
     path: FieldPath = ("rounds", r, "moves", m, name)
     entry = ctx.rounds[r]["moves"][m]
@@ -850,7 +857,7 @@ def _extra_move_field(draw: st.DrawFn, ctx: Context, r: int, m: int) -> Mutation
 
 
 def _whole_move(draw: st.DrawFn, ctx: Context, r: int, m: int) -> Mutation:
-    here: Place = (r, m)
+    here: tuple[int, int] = (r, m)
     moves = ctx.rounds[r]["moves"]
     path: FieldPath = ("rounds", r, "moves", m)
     kind = draw(choose([DELETION, EXTRA, WRONG_TYPE, DEEP]))
@@ -890,7 +897,7 @@ def _sites(ctx: Context) -> list[Site]:
 def mutations(draw: st.DrawFn, recorded: RecordedGame) -> Mutation:
     """One mutation of ``recorded``'s record (see the module docstring)."""
     ctx = context_of(recorded)
-    site = draw(choose(_sites(ctx)), label="site")
+    site: Site = draw(choose(_sites(ctx)), label="site")
     return site(draw, ctx)
 
 

@@ -300,7 +300,7 @@ def test_json_and_yaml_refuse_the_same_nesting(depth: int) -> None:
     errors = []
     for fmt in ("json", "yaml"):
         with pytest.raises(RecordError) as caught:
-            parse_record(text, format=fmt)  # type: ignore[arg-type]
+            parse_record(text, format=fmt)
         errors.append(caught.value)
     json_error, yaml_error = errors
     assert (json_error.round, json_error.move) == (yaml_error.round, yaml_error.move)

@@ -160,7 +160,7 @@ def test_complete_records_with_claims_claim_every_score_and_the_result(record: g
     assert tuple(record.result.totals or ()) == verdict.totals
 
 
-@settings(max_examples=max(4, settings.default.max_examples // 4))  # YAML is read slowly
+@settings(max_examples=max(4, settings().max_examples // 4))  # YAML is read slowly
 @given(record_texts(records(complete=False, claims=False)))
 def test_record_texts_read_back_as_partial_records_without_claims(
     written: tuple[str, gr.record.RecordFormat],
