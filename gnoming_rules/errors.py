@@ -8,6 +8,8 @@ it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
 
 from __future__ import annotations
 
+import json
+
 
 class GnomingError(Exception):
     """Base of every error the library raises on purpose."""
@@ -58,6 +60,12 @@ class RecordError(GnomingError):
         super().__init__(code, message)
         self.round = round
         self.move = move
+
+
+def one_line(text: str) -> str:
+    """``text`` as it is when it prints on one line, else JSON-quoted with escapes (``"a\\nb"``):
+    a name taken from the input (a field, a file) never breaks a message into lines."""
+    return text if text.isprintable() else json.dumps(text)
 
 
 ERROR_CODES: tuple[str, ...] = (

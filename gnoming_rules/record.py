@@ -16,6 +16,7 @@ loader that refuses aliases (no "billion laughs"), and inputs over
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, TypeAlias
@@ -29,7 +30,7 @@ from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from .cards import Face
-from .errors import RecordError
+from .errors import RecordError, one_line
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -258,7 +259,7 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> Re
     Raises :class:`RecordError` (``bad-record``) with the field path; ``round`` and
     ``move`` are set when the bad field is inside a move.
     """
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = _utf8(data) if isinstance(data, str) else data
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordError(
             "bad-record", f"the input is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB"
@@ -277,8 +278,28 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> Re
         raise RecordError("bad-record", "the input is nested too deeply") from None
 
 
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:  # a lone surrogate: not Unicode text
+        character = ord(text[error.start])
+        raise RecordError(
+            "bad-record",
+            f"not Unicode text: character {error.start} is a lone surrogate (U+{character:04X})",
+        ) from None
+
+
+MAX_NESTING = 200
+"""Most lists and mappings a value may lie inside. The JSON reader (pydantic's) refuses
+deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
+
+
 class _RecordYamlLoader(yaml.SafeLoader):
-    """PyYAML's safe loader without aliases: ``*name`` could expand a small file enormously."""
+    """PyYAML's safe loader without aliases (``*name`` could expand a small file
+    enormously) and, like the JSON reader, nested at most :data:`MAX_NESTING` deep."""
+
+    _open = 0
+    """Lists and mappings being composed around the current node."""
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
@@ -286,7 +307,37 @@ class _RecordYamlLoader(yaml.SafeLoader):
             raise yaml.composer.ComposerError(
                 None, None, "aliases (*name) are not allowed in a record", mark
             )
-        return super().compose_node(parent, index)
+        if self._open > MAX_NESTING:
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None, None, f"nested too deeply (more than {MAX_NESTING} levels)", mark
+            )
+        opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
+        self._open += opens
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._open -= opens
+
+    def construct_yaml_str(self, node: yaml.ScalarNode) -> str:
+        """A string, read as the JSON reader reads it: two ``\\u`` escapes of a surrogate
+        pair make one character; a lone surrogate is no Unicode text and is refused."""
+        text: str = super().construct_yaml_str(node)
+        if text.isascii() or not _SURROGATE.search(text):
+            return text
+        try:
+            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        except UnicodeDecodeError:
+            raise yaml.constructor.ConstructorError(
+                None, None, "a \\u escape gives a lone surrogate, not a character", node.start_mark
+            ) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_RecordYamlLoader.add_constructor(
+    "tag:yaml.org,2002:str",
+    _RecordYamlLoader.construct_yaml_str,
+)
 
 
 def _load_yaml(raw: bytes) -> object:
@@ -298,6 +349,14 @@ def _load_yaml(raw: bytes) -> object:
         ) from None
     try:
         return yaml.load(text, Loader=_RecordYamlLoader)  # a SafeLoader subclass
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow
+        line = text.count("\n", 0, error.position) + 1
+        column = error.position - text.rfind("\n", 0, error.position)
+        raise RecordError(
+            "bad-record",
+            f"not valid YAML: {error.reason} (U+{error.character:04X}) "
+            f"at line {line}, column {column}",
+        ) from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -305,6 +364,12 @@ def _load_yaml(raw: bytes) -> object:
         raise RecordError("bad-record", f"not valid YAML: {problem}{where}") from None
     except ValueError as error:  # e.g. an integer with more digits than Python converts
         raise RecordError("bad-record", f"not valid YAML: {error}") from None
+    except (LookupError, AttributeError, TypeError, ArithmeticError):
+        # PyYAML's constructors given a value that its explicit tag does not fit:
+        # ``!!int ""``, ``!!bool maybe``, ``!!timestamp soon``.
+        raise RecordError(
+            "bad-record", "not valid YAML: a value does not fit its tag (!!int, !!bool, ...)"
+        ) from None
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:
@@ -330,7 +395,8 @@ def field_path(loc: Sequence[int | str]) -> str:
         if isinstance(part, int):
             path += f"[{part}]"
         else:
-            path += f".{part}" if path else str(part)
+            name = one_line(str(part))
+            path += f".{name}" if path else name
     return path
 
 
@@ -479,13 +545,27 @@ def _yaml_flow(value: object) -> str:
         return "[" + ", ".join(_yaml_flow(item) for item in value) + "]"
     if value in ("H", "M", "deck", "discard") or (isinstance(value, str) and value in ACTIONS):
         return str(value)
+    if isinstance(value, str):
+        return _yaml_string(value)
     return json.dumps(value, ensure_ascii=False)
+
+
+_NOT_RAW_IN_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+"""Characters a YAML file may not hold raw (DEL, C1 controls, U+FFFE, U+FFFF) or that a
+YAML reader takes for line breaks (NEL, LS, PS) or a byte order mark."""
+
+
+def _yaml_string(text: str) -> str:
+    """A double-quoted YAML scalar that reads back as ``text``: JSON's escapes (YAML has
+    them all), plus ``\\uXXXX`` for the characters YAML may not hold raw."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _NOT_RAW_IN_YAML.sub(lambda found: f"\\u{ord(found.group()):04x}", quoted)
 
 
 def _dump_yaml(record: Record) -> str:
     lines = [f"format: {record.format}"]
     if isinstance(record.ruleset, str):
-        lines.append(f"ruleset: {json.dumps(record.ruleset, ensure_ascii=False)}")
+        lines.append(f"ruleset: {_yaml_string(record.ruleset)}")
     else:
         inline = yaml.safe_dump(record.ruleset, sort_keys=False, allow_unicode=True)
         lines.append("ruleset:")

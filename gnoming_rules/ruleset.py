@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from .bundled import bundled_path
-from .errors import RulesetError
+from .errors import RulesetError, one_line
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules
@@ -341,7 +341,7 @@ def _resolve_reference(
     """
     if as_path or looks_like_path(reference):
         path = (base / reference).resolve()
-        label, name = str(reference), path.stem
+        label, name = one_line(reference), path.stem
     else:
         path = bundled_dir() / f"{reference}.yaml"
         label, name = f"{reference}", reference
@@ -352,7 +352,7 @@ def _resolve_reference(
             )
     key = str(path)
     if key in chain:
-        cycle = " -> ".join([*chain, key])
+        cycle = " -> ".join(one_line(link) for link in [*chain, key])
         raise RulesetError("bad-ruleset", f"{label}: extends forms a cycle: {cycle}")
     if not path.is_file():
         raise RulesetError("unknown-ruleset", f"{label}: no such ruleset file")
@@ -412,7 +412,7 @@ def _validate(data: dict[str, Any], label: str) -> Ruleset:
 def describe_validation_error(error: ValidationError) -> str:
     """The first problem of a pydantic error as ``field.path: what is wrong``, on one line."""
     first = error.errors(include_url=False)[0]
-    location = ".".join(str(part) for part in first["loc"])
+    location = ".".join(one_line(str(part)) for part in first["loc"])
     kind = first["type"]
     if kind == "extra_forbidden":
         message = "unknown field"

@@ -11,7 +11,8 @@ record tools can be fuzzed the same way::
     def test_my_bot_only_plays_legal_moves(game): ...
 
 Every strategy builds *valid* values directly (no heavy filtering): rulesets load, deals
-are permutations of the ruleset's deck, games are reached by legal play. Randomness
+are permutations of the ruleset's deck, games are reached by legal play, and records are
+those games written down by the :class:`~gnoming_rules.recorder.Recorder`. Randomness
 inside a game (the policy's choices, the shuffles) comes from a seed that Hypothesis
 draws, so a failing game is reproduced exactly from its printed example.
 """
@@ -29,15 +30,19 @@ from typing import Any, cast
 from hypothesis import reject
 from hypothesis import strategies as st
 
+from .bots import default_names
 from .cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .engine import apply, legal_moves, new_game, sample_chance
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from .record import Record, RecordFormat, dump_record
+from .recorder import Recorder
 from .ruleset import Ruleset, load_ruleset, merge_patch
 from .state import State
 
 __all__ = [
     "GameSetup",
     "PlayedGame",
+    "RecordedGame",
     "candidate_moves",
     "deals",
     "game_setups",
@@ -47,6 +52,11 @@ __all__ = [
     "moves_to_try",
     "play_randomly",
     "played_games",
+    "player_names",
+    "record_game",
+    "record_texts",
+    "recorded_games",
+    "records",
     "ruleset_overrides",
     "rulesets",
     "standard_ruleset",
@@ -381,6 +391,112 @@ def layouts(draw: st.DrawFn, ruleset: Ruleset) -> tuple[Face, ...]:
         remaining[card] -= 1
         chosen.append(card)
     return tuple(chosen)
+
+
+# --- records -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    """A played game and the ``gnoming-record/1`` record the Recorder wrote of it.
+
+    ``claims`` says whether the record carries what the table saw (each move's ``card``,
+    each finished round's ``scores`` and the ``result``). The record is valid: replayed,
+    it reaches ``game.final`` with the game's scores, totals and winners.
+    """
+
+    game: PlayedGame
+    record: Record
+    claims: bool
+
+    def text(self, format: RecordFormat = "json") -> str:
+        """The record as the library writes it, in JSON or YAML."""
+        return dump_record(self.record, format)
+
+    def data(self) -> dict[str, Any]:
+        """The record as JSON data (a fresh copy to edit: break a field, add one...)."""
+        data: dict[str, Any] = json.loads(self.text("json"))
+        return data
+
+    def __repr__(self) -> str:
+        return f"RecordedGame({self.game!r}, claims={self.claims}, players={self.record.players!r})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(repr(self))
+
+
+def record_game(
+    game: PlayedGame,
+    names: Sequence[str] | None = None,
+    *,
+    claims: bool = True,
+    ruleset_ref: str | Mapping[str, Any] | None = None,
+) -> RecordedGame:
+    """Write ``game`` down with a :class:`~gnoming_rules.recorder.Recorder`, move by move.
+
+    ``names`` label the seats (default ``Ana``, ``Bo``...); ``ruleset_ref`` is what the
+    record's ``ruleset`` field says (default: the bundled name, else the rules inline).
+    """
+    setup = game.setup
+    seats = list(names) if names is not None else default_names(setup.players)
+    recorder = Recorder(
+        setup.ruleset, seats, setup.first_player, ruleset_ref=ruleset_ref, claims=claims
+    )
+    for move, after in zip(game.moves, game.states[1:], strict=True):
+        recorder.add(move, after)
+    return RecordedGame(game, recorder.record(), claims)
+
+
+def player_names(players: int) -> st.SearchStrategy[list[str]]:
+    """Seat labels: the usual names, or any text (empty, unicode, control characters).
+
+    Names are labels only, so a record must survive being written and read back with
+    whatever they hold.
+    """
+    return st.just(default_names(players)) | st.lists(
+        st.text(max_size=12), min_size=players, max_size=players
+    )
+
+
+@st.composite
+def recorded_games(
+    draw: st.DrawFn,
+    games: st.SearchStrategy[PlayedGame] | None = None,
+    *,
+    complete: bool | None = None,
+    claims: bool | None = None,
+) -> RecordedGame:
+    """Records of games reached by random play (see :func:`played_games`), with their games.
+
+    ``complete`` as in :func:`played_games` (when ``games`` is not given): a partial
+    record stops after any move, mid-turn or between rounds. ``claims``: with (``True``)
+    or without (``False``) the card, score and result claims, or either (``None``).
+    """
+    game = draw(games if games is not None else played_games(complete=complete))
+    with_claims = draw(st.booleans()) if claims is None else claims
+    names = draw(player_names(game.setup.players))
+    return record_game(game, names, claims=with_claims)
+
+
+def records(
+    games: st.SearchStrategy[PlayedGame] | None = None,
+    *,
+    complete: bool | None = None,
+    claims: bool | None = None,
+) -> st.SearchStrategy[Record]:
+    """Valid records, complete or partial, with or without claims (see :func:`recorded_games`)."""
+    return recorded_games(games, complete=complete, claims=claims).map(lambda done: done.record)
+
+
+def record_texts(
+    source: st.SearchStrategy[Record] | None = None,
+    formats: Sequence[RecordFormat] = ("json", "yaml"),
+) -> st.SearchStrategy[tuple[str, RecordFormat]]:
+    """``(text, format)``: a record written by :func:`~gnoming_rules.record.dump_record` in
+    one of ``formats``, ready for :func:`~gnoming_rules.record.parse_record` or a file."""
+    return st.tuples(source if source is not None else records(), st.sampled_from(formats)).map(
+        lambda pair: (dump_record(pair[0], pair[1]), pair[1])
+    )
 
 
 # --- moves to try --------------------------------------------------------------------------

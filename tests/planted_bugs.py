@@ -1,24 +1,28 @@
-"""Bugs planted in the engine and the scorer, to prove each property catches fish (issue 4,
-item 7).
+"""Bugs planted in the engine, the scorer and the record tools, to prove each property
+catches fish (issue 4, item 7).
 
-Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.engine`` and
-``gnoming_rules.scoring``, listed in ``SEAMS``. When the engine's internals are renamed,
-re-aim the plants here; nothing else in the suite touches private names. A plant wraps
-the real function where it can, so it breaks one rule and leaves the rest as they are.
+Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.engine``,
+``gnoming_rules.scoring``, ``gnoming_rules.record`` and ``gnoming_rules.validate``, listed
+in ``SEAMS``. When the internals are renamed, re-aim the plants here; nothing else in the
+suite touches private names. A plant wraps the real function where it can, so it breaks
+one rule and leaves the rest as they are.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 import pytest
+import yaml
 
-from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place, engine, scoring
+from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place, engine, record, scoring
+from gnoming_rules import validate as validator
 from gnoming_rules.compiled import CompiledRules
 from gnoming_rules.state import State
 
@@ -35,6 +39,12 @@ SEAMS = (
     "scoring._card_points",
     "scoring._best",
     "scoring._score_with",
+    "record._entry (a move entry as written)",
+    "record._load_yaml",
+    "record.RECORD_ADAPTER (the pydantic reader)",
+    "validate._step and validate._STEPS (a move entry as an engine move and a claim)",
+    "validate.apply (the engine as the validator calls it)",
+    "validate.Verdict.exit_status",
 )
 """The private names the plants patch."""
 
@@ -340,6 +350,131 @@ def one_wild_mulligan_too_many(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+# --- record plants ----------------------------------------------------------------------------
+
+
+def writer_leaves_out_zero_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer drops a move's fields that are falsy, not only the unset ones: seat 0,
+    slot 0 and pile 0 go missing."""
+    monkeypatch.setattr(
+        record, "_entry", lambda move: {key: value for key, value in move.items() if value}
+    )
+
+
+_FIELDS = {
+    "": {"format", "ruleset", "ruleset_sha256", "players", "first_player", "rounds", "result"},
+    "round": {"deal", "moves", "scores"},
+    "move": {"action", "player", "slot", "source", "pile", "card", "cards"},
+    "result": {"totals", "winners"},
+}
+
+
+def _known_fields_only(data: Any) -> Any:
+    """A record's data with every field the format does not know left out (as a lenient,
+    ``extra="ignore"`` reader would)."""
+
+    def keep(value: Any, kind: str) -> Any:
+        if not isinstance(value, Mapping):
+            return value
+        return {key: item for key, item in value.items() if key in _FIELDS[kind]}
+
+    data = keep(data, "")
+    if isinstance(data, dict):
+        rounds = data.get("rounds")
+        if isinstance(rounds, list):
+            data["rounds"] = rounds = [keep(round_, "round") for round_ in rounds]
+            for round_ in rounds:
+                if isinstance(round_, dict) and isinstance(round_.get("moves"), list):
+                    round_["moves"] = [keep(move, "move") for move in round_["moves"]]
+        if "result" in data:
+            data["result"] = keep(data["result"], "result")
+    return data
+
+
+def yaml_reader_ignores_unknown_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The YAML reader drops fields it does not know instead of refusing them (JSON still
+    refuses them)."""
+    _wrap(
+        monkeypatch,
+        record,
+        "_load_yaml",
+        lambda original: lambda raw: _known_fields_only(original(raw)),
+    )
+
+
+class _LenientJsonReader:
+    """The record adapter, reading JSON without refusing unknown fields."""
+
+    def __init__(self, strict: Any) -> None:
+        self.strict = strict
+
+    def validate_json(self, raw: bytes) -> Any:
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return self.strict.validate_json(raw)
+        return self.strict.validate_python(_known_fields_only(data))
+
+    def validate_python(self, data: Any) -> Any:
+        return self.strict.validate_python(data)
+
+
+def json_reader_accepts_unknown_fields(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSON reader drops fields it does not know instead of refusing them."""
+    monkeypatch.setattr(record, "RECORD_ADAPTER", _LenientJsonReader(record.RECORD_ADAPTER))
+
+
+def validator_skips_card_claims(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The validator reads a move's ``card`` and never checks it."""
+    monkeypatch.setattr(validator, "_STEPS", {})  # the cache holds steps with their claims
+    _wrap(
+        monkeypatch,
+        validator,
+        "_step",
+        lambda original: (
+            lambda entry, players: (
+                step
+                if isinstance(step := original(entry, players), validator._Malformed)
+                else (step[0], None)
+            )
+        ),
+    )
+
+
+def yaml_errors_escape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The YAML reader lets PyYAML's errors out instead of turning them into ``bad-record``."""
+    monkeypatch.setattr(
+        record,
+        "_load_yaml",
+        lambda raw: yaml.load(raw.decode("utf-8"), Loader=record._RecordYamlLoader),
+    )
+
+
+def input_errors_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every failing record exits 1: input that is no playable record is not told apart."""
+    monkeypatch.setattr(
+        validator.Verdict, "exit_status", property(lambda verdict: 0 if verdict.valid else 1)
+    )
+
+
+def replay_reshuffles_the_deal_with_the_global_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The validator's replay reorders the draw pile after each deal with the global
+    ``random`` module (the engine itself stays right)."""
+
+    def make(original: Callable[..., State]) -> Callable[..., State]:
+        def apply(ruleset: Any, state: State, move: Any) -> State:
+            after = original(ruleset, state, move)
+            if not isinstance(move, Deal):
+                return after
+            pile = list(after.draw_pile)
+            random.shuffle(pile)
+            return after._replace(draw_pile=tuple(pile))
+
+        return apply
+
+    _wrap(monkeypatch, validator, "apply", make)
+
+
 # --- the table ---------------------------------------------------------------------------------
 
 
@@ -380,5 +515,12 @@ PLANTED_BUGS: tuple[PlantedBug, ...] = (
     PlantedBug("score-breakdown", sets_score_plus_v),
     PlantedBug("score-wild-limit", one_wild_mulligan_too_many),
     PlantedBug("score-lowest-choice", the_referee_takes_the_highest_choice),
+    PlantedBug("record-round-trip", writer_leaves_out_zero_fields),
+    PlantedBug("record-json-yaml", yaml_reader_ignores_unknown_fields),
+    PlantedBug("record-mutation", validator_skips_card_claims),
+    PlantedBug("record-mutation", json_reader_accepts_unknown_fields),
+    PlantedBug("record-hostile-input", yaml_errors_escape),
+    PlantedBug("record-cli", input_errors_exit_1),
+    PlantedBug("record-determinism", replay_reshuffles_the_deal_with_the_global_random),
 )
 """Property -> planted bug -> patch. Every property of the suite appears at least once."""

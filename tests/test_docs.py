@@ -340,3 +340,18 @@ def test_every_page_is_in_the_navigation() -> None:
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     for page in DOCS.rglob("*.md"):
         assert str(page.relative_to(DOCS)) in config, page
+
+
+def test_the_testing_page_lists_every_planted_bug_and_property() -> None:
+    """docs/testing.md's planted-bug table is ``tests/planted_bugs.PLANTED_BUGS``, row for row,
+    and each property of the suite is described in one of its property tables."""
+    from planted_bugs import PLANTED_BUGS
+    from test_planted_bugs import PROPERTY_RUNS
+
+    text = (DOCS / "testing.md").read_text(encoding="utf-8")
+    planted = text[text.index("## Planted bugs") :]
+    rows = re.findall(r"^\| `([\w-]+)` \| `(\w+)` \|", planted, flags=re.MULTILINE)
+    assert rows == [(bug.prop, bug.name) for bug in PLANTED_BUGS]
+    described = text[text.index("## The project's property suite") : text.index("## Profiles")]
+    listed = re.findall(r"^\| `([\w-]+)` \|", described, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(PROPERTY_RUNS)

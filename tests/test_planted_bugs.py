@@ -1,5 +1,5 @@
-"""Proof that the net catches fish (issue 4, item 7): each property, run against an engine or
-scorer with a bug planted, fails.
+"""Proof that the net catches fish (issue 4, item 7): each property, run against an engine,
+scorer, record reader or writer, or validator with a bug planted, fails.
 
 The runs are derandomized, without shrinking, with a fixed budget: a plant that is not
 caught within it fails the test. Game properties run through the stateful machine with
@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import pytest
 import test_engine_properties
+import test_record_properties
 import test_scoring_properties
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -59,6 +60,10 @@ PROPERTY_RUNS: dict[str, Callable[[], None]] = {
     **{
         name: _given_run(body, st.data())
         for name, body in test_scoring_properties.SCORING_PROPERTIES.items()
+    },
+    **{
+        name: _given_run(body, *strategies)
+        for name, (body, strategies) in test_record_properties.RECORD_PROPERTIES.items()
     },
 }
 """How to run each property on its own."""

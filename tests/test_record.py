@@ -248,3 +248,72 @@ def test_arbitrary_json_either_parses_or_raises_a_bad_record(value: object) -> N
         except RecordError as error:
             assert error.code == "bad-record"
             assert "\n" not in error.message
+
+
+# --- the readers and the writers agree (found by tests/test_record_properties.py) -------------
+
+
+@pytest.mark.parametrize(
+    "text", ["a\x7fb", "\x85", "x\x9f", "\ufffe", "\uffff", "\u2028", "\ufeffx"]
+)
+def test_any_name_is_written_as_yaml_that_reads_back_the_same(text: str) -> None:
+    """DEL, C1 controls and U+FFFE/U+FFFF may not stand raw in YAML, and NEL reads as a line
+    break: the YAML writer escapes them."""
+    data = record_data([], players=[text, "Bo", "Cy"], ruleset=f"rules/{text}.yaml")
+    record = parse_record(json.dumps(data, ensure_ascii=False))
+    assert parse_record(dump_record(record, "yaml"), format="yaml") == record
+
+
+@pytest.mark.parametrize(
+    "tagged", ["!!int", "!!int +", "!!int _", "!!bool maybe", "!!bool", "!!timestamp soon"]
+)
+def test_a_yaml_value_that_does_not_fit_its_tag_is_a_bad_record(tagged: str) -> None:
+    error = refusal(f"format: gnoming-record/1\nfirst_player: {tagged}\n", "yaml")
+    assert error.message == "not valid YAML: a value does not fit its tag (!!int, !!bool, ...)"
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_text_with_a_lone_surrogate_is_a_bad_record(fmt: str) -> None:
+    with pytest.raises(RecordError) as caught:
+        parse_record('{"format": "gnoming-record/1\ud800"}', format=fmt)  # type: ignore[arg-type]
+    assert caught.value.message == "not Unicode text: character 28 is a lone surrogate (U+D800)"
+
+
+def test_yaml_reads_unicode_escapes_as_json_does() -> None:
+    """A surrogate pair written as two escapes is one character; a lone one is refused."""
+    pair = record_data([], players=["\U0001f600", "Bo", "Cy"])
+    as_json = parse_record(json.dumps(pair))  # ASCII: the smiley as "\ud83d\ude00"
+    assert as_json == parse_record(json.dumps(pair), format="yaml")
+    assert as_json.players[0] == "\U0001f600"
+    lone = json.dumps(record_data([], players=["\ud800", "Bo", "Cy"]))
+    assert "not valid JSON" in refusal(json.loads(lone)).message
+    error = refusal(lone, "yaml")
+    assert error.message.startswith("not valid YAML: a \\u escape gives a lone surrogate")
+
+
+@pytest.mark.parametrize("depth", [195, 196, 197, 198])
+def test_json_and_yaml_refuse_the_same_nesting(depth: int) -> None:
+    """The JSON reader (pydantic's) refuses a value inside more than 200 lists and mappings;
+    the YAML reader draws the line at the same place, so both forms get the same verdict."""
+    moves = [{"action": "reveal", "player": 0, "slot": "SLOT"}]  # inside 5 lists and mappings
+    text = json.dumps(record_data(moves)).replace('"SLOT"', "[" * depth + "]" * depth)
+    errors = []
+    for fmt in ("json", "yaml"):
+        with pytest.raises(RecordError) as caught:
+            parse_record(text, format=fmt)
+        errors.append(caught.value)
+    json_error, yaml_error = errors
+    assert (json_error.round, json_error.move) == (yaml_error.round, yaml_error.move)
+    if 5 + depth - 1 <= 200:  # the innermost (empty) list lies inside 5 + depth - 1
+        assert json_error.message == yaml_error.message
+        assert (json_error.round, json_error.move) == (0, 0)
+    else:
+        assert "recursion limit exceeded" in json_error.message
+        assert yaml_error.message.startswith("not valid YAML: nested too deeply (more than 200")
+
+
+def test_a_character_yaml_does_not_allow_is_named_with_its_place() -> None:
+    error = refusal('format: gnoming-record/1\nplayers: ["a\x7f"]\n', "yaml")
+    assert error.message == (
+        "not valid YAML: special characters are not allowed (U+007F) at line 2, column 13"
+    )

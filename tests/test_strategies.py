@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import (
     GameSetup,
     PlayedGame,
+    RecordedGame,
     candidate_moves,
     deals,
     game_setups,
@@ -17,6 +18,9 @@ from strategies import (
     layouts,
     moves_to_try,
     played_games,
+    record_texts,
+    recorded_games,
+    records,
     ruleset_overrides,
     rulesets,
     variant,
@@ -120,3 +124,49 @@ def test_variant_changes_only_what_it_patches(ruleset: gr.Ruleset) -> None:
     turned = variant(ruleset, {"layout": {"rows": cols, "cols": rows}})
     assert (turned.layout.rows, turned.layout.cols) == (cols, rows)
     assert variant(turned, {"layout": {"rows": rows, "cols": cols}}).sha256 == ruleset.sha256
+
+
+def claims_of(record: gr.Record) -> tuple[bool, bool, bool]:
+    """Whether the record claims any card, any round's scores, the result."""
+    cards = any("card" in move for round_ in record.rounds for move in round_.moves)
+    scores = any(round_.scores is not None for round_ in record.rounds)
+    return cards, scores, record.result is not None
+
+
+@given(recorded_games())
+def test_recorded_games_are_valid_records_of_their_games(recorded: RecordedGame) -> None:
+    game, record = recorded.game, recorded.record
+    verdict = gr.validate_record(record)
+    assert verdict.valid and verdict.complete == game.complete
+    assert verdict.scores == game.final.scores
+    assert len(record.players) == game.setup.players
+    assert record.first_player == game.setup.first_player
+    assert record.ruleset_sha256 == game.ruleset.sha256
+    deals = [move for move in game.moves if isinstance(move, gr.Deal)]
+    assert [list(deal.cards) for deal in deals] == [round_.deal for round_ in record.rounds]
+    assert sum(len(round_.moves) for round_ in record.rounds) == len(game.moves) - len(deals)
+    cards, scores, result = claims_of(record)
+    if not recorded.claims:
+        assert not (cards or scores or result)
+    else:
+        assert scores == bool(game.final.scores) and result == game.complete
+
+
+@given(records(complete=True, claims=True))
+def test_complete_records_with_claims_claim_every_score_and_the_result(record: gr.Record) -> None:
+    assert all(round_.scores is not None for round_ in record.rounds)
+    verdict = gr.validate_record(record)
+    assert verdict.complete and record.result is not None
+    assert tuple(record.result.totals or ()) == verdict.totals
+
+
+@settings(max_examples=max(4, settings().max_examples // 4))  # YAML is read slowly
+@given(record_texts(records(complete=False, claims=False)))
+def test_record_texts_read_back_as_partial_records_without_claims(
+    written: tuple[str, gr.record.RecordFormat],
+) -> None:
+    text, fmt = written
+    record = gr.parse_record(text, format=fmt)
+    assert not any(claims_of(record))
+    verdict = gr.validate_record(record)
+    assert verdict.valid and not verdict.complete
