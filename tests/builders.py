@@ -238,14 +238,19 @@ def go_out(ruleset: gr.Ruleset, state: gr.State) -> gr.State:
     return chain(ruleset, state, range(2, 9))
 
 
+def random_move(ruleset: gr.Ruleset, state: gr.State, rng: random.Random) -> gr.Move:
+    """The next move of a random game: the chance event due, else a legal move chosen
+    uniformly (``rng`` seeded, so the game replays)."""
+    if state.is_chance:
+        return gr.sample_chance(ruleset, state, rng)
+    return rng.choice(gr.legal_moves(ruleset, state))
+
+
 def finish_round_randomly(ruleset: gr.Ruleset, state: gr.State, rng: random.Random) -> gr.State:
     """Random legal play (a seeded ``rng``) until the current round is scored."""
     round_index = state.round
     while state.round == round_index and not state.is_over:
-        if state.is_chance:
-            move: gr.Move = gr.sample_chance(ruleset, state, rng)
-        else:
-            move = rng.choice(gr.legal_moves(ruleset, state))
+        move = random_move(ruleset, state, rng)
         state = gr.apply(ruleset, state, move)
     return state
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 import yaml
+from builders import random_move
 
 import gnoming_rules as gr
 
@@ -78,10 +79,7 @@ def play_random_game(rules: gr.Ruleset, players: int, seed: int) -> gr.State:
     rng = random.Random(seed)
     state = gr.new_game(rules, players)
     while not state.is_over:
-        if state.is_chance:
-            move: gr.Move = gr.sample_chance(rules, state, rng)
-        else:
-            move = rng.choice(gr.legal_moves(rules, state))
+        move = random_move(rules, state, rng)
         state = gr.apply(rules, state, move)
     return state
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from builders import random_move
 
 import gnoming_rules as gr
 
@@ -13,10 +14,7 @@ def _after_first_round(rules: gr.Ruleset) -> gr.State:
     rng = random.Random(5)
     state = gr.new_game(rules, 3, first_player=0)
     while state.round == 0:
-        if state.is_chance:
-            move: gr.Move = gr.sample_chance(rules, state, rng)
-        else:
-            move = rng.choice(gr.legal_moves(rules, state))
+        move = random_move(rules, state, rng)
         state = gr.apply(rules, state, move)
     return state
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from builders import STANDARD, arranged_deal, start_game
+from builders import STANDARD, arranged_deal, random_move, start_game
 from referee_checks import PLAYER_MOVES
 
 import gnoming_rules as gr
@@ -58,10 +58,7 @@ def _states(ruleset: gr.Ruleset, players: int, seed: int) -> Iterator[gr.State]:
     state = gr.new_game(ruleset, players, first_player=seed % players)
     while not state.is_over:
         yield state
-        if state.is_chance:
-            move: gr.Move = gr.sample_chance(ruleset, state, rng)
-        else:
-            move = rng.choice(gr.legal_moves(ruleset, state))
+        move = random_move(ruleset, state, rng)
         state = gr.apply(ruleset, state, move)
     yield state
 

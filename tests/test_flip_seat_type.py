@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from builders import random_move
 
 import gnoming_rules as gr
 
@@ -25,10 +26,7 @@ def _flip_due_from(seat: int) -> gr.State:
         while not state.is_over:
             if state.phase is gr.Phase.FLIP and state.flips_owed[0] == seat:
                 return state
-            if state.is_chance:
-                move: gr.Move = gr.sample_chance(rules, state, rng)
-            else:
-                move = rng.choice(gr.legal_moves(rules, state))
+            move = random_move(rules, state, rng)
             state = gr.apply(rules, state, move)
     raise AssertionError(f"no game had seat {seat} flip")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from builders import random_move
 
 import gnoming_rules as gr
 
@@ -16,10 +17,7 @@ def test_random_games_finish_with_totals_and_winners(players: int) -> None:
         rng = random.Random(seed * 10 + players)
         state = gr.new_game(rules, players, first_player=seed % players)
         while not state.is_over:
-            if state.is_chance:
-                move: gr.Move = gr.sample_chance(rules, state, rng)
-            else:
-                move = rng.choice(gr.legal_moves(rules, state))
+            move = random_move(rules, state, rng)
             state = gr.apply(rules, state, move)
         assert len(state.scores) == rules.rounds
         assert len(state.totals) == players

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from builders import random_move
+
 import gnoming_rules as gr
 from gnoming_rules.cards import sorted_faces
 
@@ -99,9 +101,6 @@ def random_game(rules: gr.Ruleset, players: int, seed: int) -> gr.State:
     for _ in range(1_000_000):
         if state.is_over:
             return state
-        if state.is_chance:
-            move: gr.Move = gr.sample_chance(rules, state, rng)
-        else:
-            move = rng.choice(gr.legal_moves(rules, state))
+        move = random_move(rules, state, rng)
         state = gr.apply(rules, state, move)
     raise AssertionError("the game did not end")
