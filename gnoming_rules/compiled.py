@@ -42,6 +42,8 @@ class CompiledRules:
     deck_counts: Counter[Face]
     min_players: int
     max_players: int
+    state_shapes: frozenset[tuple[int, int]]
+    """``(seats, cards per layout)`` of the states this ruleset makes (0 cards before a deal)."""
     rounds: int
     rotate_first_player: bool
     face_up_at_start: int
@@ -115,6 +117,11 @@ class CompiledRules:
             deck_counts=Counter(deck),
             min_players=ruleset.players.min,
             max_players=ruleset.players.max,
+            state_shapes=frozenset(
+                (players, size)
+                for players in range(ruleset.players.min, ruleset.players.max + 1)
+                for size in (0, slots)
+            ),
             rounds=ruleset.rounds,
             rotate_first_player=ruleset.first_player == "rotate",
             face_up_at_start=ruleset.layout.face_up_at_start,

@@ -77,12 +77,17 @@ def new_game(ruleset: Ruleset, players: int, first_player: int = 0) -> State:
 def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     """The state after ``move``; raises :class:`IllegalMove` if the rules refuse it.
 
-    Pure: ``state`` and ``move`` are left as they were, whatever happens.
+    Pure: ``state`` and ``move`` are left as they were, whatever happens. ``state`` must
+    come from this ruleset (:func:`new_game` and ``apply`` with it): a state with other
+    seat bounds or another layout size raises :class:`GnomingError` (``state-mismatch``).
     """
     handler = _HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
-    return handler(ruleset.compiled, state, move)
+    rules = ruleset.compiled
+    if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
+        _refuse_foreign_state(rules, state)
+    return handler(rules, state, move)
 
 
 def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
@@ -93,6 +98,8 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
     from the draw pile, then discard pile 0, then 1.
     """
     rules = ruleset.compiled
+    if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
+        _refuse_foreign_state(rules, state)
     phase = state.phase
     if phase is _DRAW:
         piles = state.discard_piles
@@ -120,7 +127,7 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
         if found is None:
             filled = state.filled
             bounces = tuple(m for m in rules.bounce_moves[seat] if not filled >> m.slot & 1)
-            found = rules.memo[bounce_key] = bounces + discards
+            found = _remember(rules, bounce_key, bounces + discards)
         return found
     if phase is _REVEAL or phase is _FLIP:
         seat = state.turn if phase is _REVEAL else state.flips_owed[0]
@@ -129,7 +136,9 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
         found = rules.memo.get(slot_key)
         if found is None:
             table = rules.reveal_moves if phase is _REVEAL else rules.flip_moves
-            found = rules.memo[slot_key] = tuple(m for m in table[seat] if not up >> m.slot & 1)
+            found = _remember(
+                rules, slot_key, tuple(m for m in table[seat] if not up >> m.slot & 1)
+            )
         return found
     return ()
 
@@ -171,6 +180,34 @@ def round_first_player(ruleset: Ruleset, state: State) -> int:
 
 
 # --- legal-move helpers ----------------------------------------------------------------------
+
+
+MEMO_LIMIT = 50_000
+"""Most legal-move tuples a ruleset keeps. On a 3x3 grid a few thousand keys cover every
+game; a 5x5 grid has millions, so a long-running referee forgets them all when full."""
+
+
+def _remember(
+    rules: CompiledRules, key: tuple[int, ...], moves: tuple[PlayerMove, ...]
+) -> tuple[PlayerMove, ...]:
+    memo = rules.memo
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = moves
+    return moves
+
+
+def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
+    """Refuse a state that another ruleset made (other seat bounds or layout size): its
+    slots and seats would index this ruleset's tables wrongly. Raises ``state-mismatch``."""
+    players, size = len(state.face_up), len(state.cards[0])
+    if size and size != rules.slots:
+        problem = f"its layouts have {size} cards, this ruleset's have {rules.slots}"
+    else:
+        problem = (
+            f"it has {players} seats, this ruleset seats {rules.min_players} to {rules.max_players}"
+        )
+    raise GnomingError("state-mismatch", f"the state does not belong to this ruleset: {problem}")
 
 
 def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] | None:
@@ -565,6 +602,10 @@ def _check_same_cards(
     whose: str,
 ) -> None:
     """Refuse ``cards`` unless they are exactly the multiset ``expected`` (``whose`` cards)."""
+    if not isinstance(cards, (tuple, list)):
+        plain = cards is None or isinstance(cards, (int, float, str))
+        shown = repr(cards)[:40] if plain else f"a {type(cards).__name__}"
+        raise IllegalMove(code, rule, f"{what} must be a list of cards, got {shown}")
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):

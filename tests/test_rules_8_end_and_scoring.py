@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
+import pytest
 from builders import (
     STANDARD,
     H,
@@ -116,6 +118,15 @@ def test_rule_8_2_a_set_is_one_positive_value_with_wild_mulligans() -> None:
     assert gr.score_layout(STANDARD, [4, 4, 3, 1, 2, 6, 7, 8, 9]) == 44
     assert gr.score_layout(STANDARD, [4, 4, -1, 1, 2, 3, 6, 7, 8]) == 34
     assert gr.score_layout(STANDARD, [4, 4, H, 1, 2, 3, 6, 7, 8]) == 45
+
+
+def test_rule_8_2_a_line_of_equal_negative_cards_is_no_set() -> None:
+    row = gr.score_breakdown(STANDARD, [-2, -2, -2, 1, 2, 3, 6, 7, 8])
+    column = gr.score_breakdown(STANDARD, [-3, 1, 2, -3, 4, 6, -3, 7, 8])
+    with_a_mulligan = gr.score_breakdown(STANDARD, [-2, M, -2, 1, 2, 3, 6, 7, 8])
+    assert (row.sets, column.sets, with_a_mulligan.sets) == ((), (), ())
+    assert row.total == -6 + 27 and column.total == -9 + 28
+    assert with_a_mulligan.total == -4 + 0 + 27
 
 
 def test_rule_8_2_a_line_needs_at_least_one_positive_card() -> None:
@@ -257,6 +268,32 @@ def test_rule_8_7_a_draw_that_empties_the_pile_makes_a_reshuffle_due() -> None:
     # Play goes on with the new draw pile.
     state = play(STANDARD, state, gr.Discard(seat, 1))
     assert accepted(STANDARD, state, gr.Draw(state.turn)).held == order[0]
+
+
+def _discarding_to(ruleset: gr.Ruleset, state: gr.State, piles: Sequence[int]) -> gr.State:
+    """Quiet turns whose discards go to ``piles`` in turn, until the draw empties the pile."""
+    for turn in range(200):
+        seat = state.turn
+        state = play(ruleset, state, gr.Draw(seat))
+        if state.is_chance:
+            return state
+        state = play(ruleset, state, gr.Discard(seat, piles[turn % len(piles)]))
+    raise AssertionError("the draw pile never ran out")
+
+
+@pytest.mark.parametrize("piles", [(1,), (0, 1, 1)], ids=["pile 1 only", "both piles"])
+def test_rule_8_7_the_reshuffle_takes_both_piles_except_each_top_card(
+    piles: tuple[int, ...],
+) -> None:
+    state = _discarding_to(STANDARD, start_game(STANDARD, 3, layouts=HAZARDS_AWAY), piles)
+    assert state.phase is gr.Phase.RESHUFFLE  # due even when pile 0 holds a single card
+    first, second = state.discard_piles
+    assert len(second) > 1 and (len(first) > 1) == (0 in piles)
+    below = (*first[:-1], *second[:-1])
+    refused(STANDARD, state, gr.Reshuffle(first[:-1]), "bad-reshuffle", "8.7")
+    state = accepted(STANDARD, state, gr.Reshuffle(below))
+    assert state.draw_pile == below
+    assert state.discard_piles == (first[-1:], second[-1:])
 
 
 def test_rule_8_7_with_nothing_to_shuffle_the_draw_pile_stays_empty() -> None:
