@@ -1,4 +1,5 @@
-"""Files the package ships beside its code: the bundled rulesets and the rules page.
+"""Files the package ships beside its code: the bundled rulesets, the rules page and the
+JSON Schemas (beside the rulesets, so that their ``../schemas/`` comment resolves).
 
 In an installed wheel they live under ``gnoming_rules/_bundled/`` (pyproject.toml's
 ``force-include`` puts them there); in a source checkout or an editable install they are
@@ -10,11 +11,12 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-_SOURCE_TREE = {"rulesets": "rulesets", "rules.md": "docs/rules.md"}
+_SOURCE_TREE = {"rulesets": "rulesets", "rules.md": "docs/rules.md", "schemas": "schemas"}
 
 
 def bundled_path(name: str) -> Path:
-    """The path of the shipped file or folder ``name`` (``"rulesets"`` or ``"rules.md"``)."""
+    """The path of the shipped file or folder ``name`` (``"rulesets"``, ``"rules.md"`` or
+    ``"schemas"``)."""
     packaged = resources.files("gnoming_rules") / "_bundled" / name
     if packaged.is_file() or packaged.is_dir():
         return Path(str(packaged))

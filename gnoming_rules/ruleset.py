@@ -382,6 +382,7 @@ def _resolve_mapping(
     mapping: Mapping[str, Any], base: Path, label: str, chain: tuple[str, ...]
 ) -> tuple[dict[str, Any], str]:
     data = _with_int_faces(dict(mapping))
+    data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
     parent = data.pop("extends", None)
     if parent is None:
         return data, label

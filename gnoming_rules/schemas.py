@@ -48,6 +48,12 @@ def ruleset_schema() -> dict[str, Any]:
         **patch["properties"],
     }
     patch["required"] = ["extends"]
+    hint = {
+        "type": "string",
+        "description": "The schema that editors check this file against (ignored by the loader).",
+    }
+    for schema in (full, patch):
+        schema["properties"] = {"$schema": hint, **schema["properties"]}
     return {
         "$schema": DIALECT,
         "title": "gnoming-rules ruleset file",
@@ -64,6 +70,9 @@ def ruleset_schema() -> dict[str, Any]:
 def record_schema() -> dict[str, Any]:
     """The schema of a ``gnoming-record/1`` game record (JSON or YAML)."""
     schema = RECORD_ADAPTER.json_schema()
+    inline = {"$ref": "ruleset.schema.json"}  # the file beside this one: typos are flagged
+    ruleset = schema["properties"]["ruleset"]
+    ruleset["anyOf"] = [inline if item == {"type": "object"} else item for item in ruleset["anyOf"]]
     return {
         "$schema": DIALECT,
         "title": "gnoming-record/1 game record",

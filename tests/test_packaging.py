@@ -32,6 +32,9 @@ def test_the_wheel_ships_rulesets_and_rule_texts(tmp_path: Path) -> None:
     for ruleset in gr.bundled_rulesets():
         assert f"gnoming_rules/_bundled/rulesets/{ruleset}.yaml" in names
     assert "gnoming_rules/_bundled/rules.md" in names
+    # The bundled rulesets' first line points editors at ../schemas/ruleset.schema.json.
+    for schema in ("ruleset", "record"):
+        assert f"gnoming_rules/_bundled/schemas/{schema}.schema.json" in names
     assert "gnoming_rules/py.typed" in names
 
     target = tmp_path / "site"

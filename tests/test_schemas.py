@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from kit import EXAMPLES, ROOT
 
+import gnoming_rules as gr
 from gnoming_rules.record import ACTIONS
 from gnoming_rules.schemas import SCHEMAS, record_schema, ruleset_schema, schema_text
 
@@ -78,3 +80,19 @@ def test_the_record_schema_knows_every_action() -> None:
 def test_ruleset_files_name_the_schema_on_their_first_line(path: Path) -> None:
     first = path.read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=../schemas/ruleset.schema.json"
+
+
+def test_an_inline_ruleset_in_a_record_is_checked_against_the_ruleset_schema() -> None:
+    choices = record_schema()["properties"]["ruleset"]["anyOf"]
+    assert {"$ref": "ruleset.schema.json"} in choices
+    assert {"type": "object"} not in choices
+
+
+def test_a_json_ruleset_may_name_its_schema_and_the_loader_ignores_it(tmp_path: Path) -> None:
+    defs = ruleset_schema()["$defs"]
+    for kind in ("Ruleset", "RulesetPatch"):
+        assert defs[kind]["properties"]["$schema"]["type"] == "string"
+    path = tmp_path / "mine.json"
+    change = {"extends": "standard", "rounds": 2}
+    path.write_text(json.dumps({"$schema": "../schemas/ruleset.schema.json", **change}))
+    assert gr.load_ruleset(path).sha256 == gr.load_ruleset(change).sha256
