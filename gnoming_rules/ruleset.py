@@ -333,12 +333,19 @@ def _default_name(mapping: Mapping[str, Any], fallback: str) -> str:
 
 
 def _resolve_reference(
-    reference: str, base: Path, chain: tuple[str, ...], as_path: bool = False
+    reference: str,
+    base: Path,
+    chain: tuple[str, ...],
+    as_path: bool = False,
+    referrer: str | None = None,
 ) -> tuple[dict[str, Any], str, str]:
     """Read the ruleset a name or path refers to; returns (merged data, label, default name).
 
-    ``as_path`` forces a path reading (a ``Path`` given to :func:`load_ruleset`).
+    ``as_path`` forces a path reading (a ``Path`` given to :func:`load_ruleset`);
+    ``referrer`` is the label of the ruleset whose ``extends`` names this one, so that an
+    error says which file named what.
     """
+    via = f"{referrer}: extends: " if referrer is not None else ""
     if as_path or looks_like_path(reference):
         path = (base / reference).resolve()
         label, name = one_line(reference), path.stem
@@ -348,14 +355,16 @@ def _resolve_reference(
         if not path.is_file():
             known = ", ".join(bundled_rulesets())
             raise RulesetError(
-                "unknown-ruleset", f"no bundled ruleset named {reference!r} (bundled: {known})"
+                "unknown-ruleset",
+                f"{via}no bundled ruleset named {reference!r} (bundled: {known})",
             )
     key = str(path)
     if key in chain:
         cycle = " -> ".join(one_line(link) for link in [*chain, key])
-        raise RulesetError("bad-ruleset", f"{label}: extends forms a cycle: {cycle}")
+        raise RulesetError("bad-ruleset", f"{via}{label}: extends forms a cycle: {cycle}")
     if not path.is_file():
-        raise RulesetError("unknown-ruleset", f"{label}: no such ruleset file")
+        looked = f" (looked for {one_line(str(path))})" if via else ""
+        raise RulesetError("unknown-ruleset", f"{via}{label}: no such ruleset file{looked}")
     raw = _read_document(path, label)
     data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key))
     return data, label, name
@@ -384,14 +393,31 @@ def _resolve_mapping(
     data = _with_int_faces(dict(mapping))
     data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
     parent = data.pop("extends", None)
+    _check_field_names(data, Ruleset, label, "")
     if parent is None:
         return data, label
     if not isinstance(parent, str) or not parent:
         raise RulesetError("bad-ruleset", f"{label}: extends: must name a ruleset or a file")
-    parent_data, _, _ = _resolve_reference(parent, base, chain)
+    parent_data, _, _ = _resolve_reference(parent, base, chain, referrer=label)
     parent_data.pop("name", None)
     parent_data.pop("description", None)
     return merge_patch(parent_data, data), label
+
+
+def _check_field_names(
+    data: Mapping[str, Any], model: type[BaseModel], label: str, prefix: str
+) -> None:
+    """Refuse a misspelt field in the file that wrote it, before merging with a parent
+    (after the merge, the error would name the child that extends the file)."""
+    fields = model.model_fields
+    for key, value in data.items():
+        field = fields.get(key) if isinstance(key, str) else None
+        if field is None:
+            name = one_line(str(key))
+            raise RulesetError("bad-ruleset", f"{label}: {prefix}{name}: unknown field")
+        nested = field.annotation
+        if isinstance(value, Mapping) and isinstance(nested, type) and issubclass(nested, _Model):
+            _check_field_names(value, nested, label, f"{prefix}{key}.")
 
 
 def _with_int_faces(data: dict[str, Any]) -> dict[str, Any]:

@@ -135,6 +135,26 @@ def test_extends_cycles_are_refused(tmp_path: Path) -> None:
     assert "cycle" in _refusal(tmp_path / "self.yaml")
 
 
+def test_errors_in_an_extends_chain_name_the_file_that_made_them(tmp_path: Path) -> None:
+    _write(tmp_path / "sub" / "parent.yaml", "extends: standard\nbouncing: false\n")
+    _write(tmp_path / "child.yaml", "extends: sub/parent.yaml\nrounds: 2\n")
+    message = _refusal(tmp_path / "child.yaml")
+    assert message == "sub/parent.yaml: bouncing: unknown field"
+    _write(tmp_path / "sub" / "hazards.yaml", "extends: standard\nhazard: {flip: next}\n")
+    nested = _refusal({"extends": "sub/hazards.yaml"}, base_dir=tmp_path)
+    assert nested == "sub/hazards.yaml: hazard.flip: unknown field"
+    # A missing grandparent: who named it, and where it was looked for.
+    _write(tmp_path / "a.yaml", "extends: sub/b.yaml\n")
+    _write(tmp_path / "sub" / "b.yaml", "extends: c.yaml\n")
+    missing = _refusal(tmp_path / "a.yaml", "unknown-ruleset")
+    looked = tmp_path.resolve() / "sub" / "c.yaml"
+    assert missing == f"sub/b.yaml: extends: c.yaml: no such ruleset file (looked for {looked})"
+    _write(tmp_path / "d.yaml", "extends: no-such-rules\n")
+    assert _refusal(tmp_path / "d.yaml", "unknown-ruleset").startswith(
+        f"{tmp_path / 'd.yaml'}: extends: no bundled ruleset named"
+    )
+
+
 def test_an_unknown_name_is_refused_listing_the_bundled_names() -> None:
     message = _refusal("no-such-rules", "unknown-ruleset")
     assert "no-such-rules" in message
