@@ -30,7 +30,7 @@ from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from .cards import Face
-from .errors import RecordError, one_line
+from .errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -55,8 +55,8 @@ class _CardFaceSchema:
     ) -> CoreSchema:
         return core_schema.union_schema(
             [
-                core_schema.int_schema(strict=True, gt=0),
-                core_schema.int_schema(strict=True, lt=0),
+                core_schema.int_schema(strict=True, gt=0, le=INT64_MAX),
+                core_schema.int_schema(strict=True, ge=INT64_MIN, lt=0),
                 core_schema.literal_schema(["H", "M"]),
             ],
             custom_error_type="card_face",
@@ -69,7 +69,15 @@ class _CardFaceSchema:
         return {
             "description": "A card by its face: a non-zero integer, "
             '"H" (hazard) or "M" (mulligan).',
-            "anyOf": [{"type": "integer", "not": {"const": 0}}, {"enum": ["H", "M"]}],
+            "anyOf": [
+                {
+                    "type": "integer",
+                    "minimum": INT64_MIN,
+                    "maximum": INT64_MAX,
+                    "not": {"const": 0},
+                },
+                {"enum": ["H", "M"]},
+            ],
         }
 
 
@@ -101,7 +109,10 @@ class _RulesetRefSchema:
 
 CardFace = Annotated[Face, _CardFaceSchema()]
 """A face as a record writes it (RULES 1.3)."""
-Seat = Annotated[int, Field(ge=0, description="A seat, 0 to players - 1.")]
+Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""Every integer of a record lies in the signed 64-bit range: a sane game never leaves it,
+and a larger one (YAML writes 0xfff... of any length) is refused at its field."""
+Seat = Annotated[int, Field(ge=0, le=INT64_MAX, description="A seat, 0 to players - 1.")]
 Pile = Annotated[int, Field(ge=0, le=1, description="A discard pile: 0 or 1.")]
 RulesetRef = Annotated[str | dict[str, Any], _RulesetRefSchema()]
 
@@ -117,7 +128,7 @@ class RevealEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["reveal"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -138,7 +149,7 @@ class PlaceEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["place"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -148,7 +159,7 @@ class BounceEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["bounce"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -167,7 +178,7 @@ class FlipEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["flip"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -198,7 +209,7 @@ class Round(_Model):
 
     deal: list[CardFace] = Field(description="Every card of the deck, top first (RULES 3.1).")
     moves: list[MoveEntry] = Field(description="The round's moves and reshuffles, in order.")
-    scores: list[int] | None = Field(
+    scores: list[Int64] | None = Field(
         default=None, description="Claim: this round's score per seat, 8.6 included."
     )
 
@@ -206,7 +217,7 @@ class Round(_Model):
 class Result(_Model):
     """The claimed outcome of the game."""
 
-    totals: list[int] | None = Field(default=None, description="Claim: each seat's total.")
+    totals: list[Int64] | None = Field(default=None, description="Claim: each seat's total.")
     winners: list[Seat] | None = Field(
         default=None, description="Claim: the winning seats (compared as a set)."
     )
@@ -423,15 +434,6 @@ def _move_location(loc: tuple[int | str, ...]) -> tuple[int | None, int | None]:
     return None, None
 
 
-def _shown(value: object) -> str:
-    """A short JSON-like rendering of an offending input value."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 _KIND = {
     "int_type": "an integer",
     "int_parsing": "an integer",
@@ -444,6 +446,9 @@ _KIND = {
 }
 
 
+_OUT_OF_RANGE = f"must be an integer from {INT64_MIN} to {INT64_MAX} (64 bits), got "
+
+
 def _message(error: ErrorDetails) -> str:
     kind = error["type"]
     given = error.get("input")
@@ -454,28 +459,34 @@ def _message(error: ErrorDetails) -> str:
         return "unknown field"
     if kind in _KIND:
         if not error["loc"] and kind in ("model_type", "dict_type"):
-            return f"a record must be a mapping (a JSON object), got {_shown(given)}"
-        return f"must be {_KIND[kind]}, got {_shown(given)}"
+            return f"a record must be a mapping (a JSON object), got {quoted(given)}"
+        return f"must be {_KIND[kind]}, got {quoted(given)}"
     if kind == "json_invalid":
         return f"not valid JSON: {context.get('error', error['msg'])}"
     if kind == "union_tag_invalid":
-        return f"unknown action {_shown(context.get('tag'))} (one of {', '.join(ACTIONS)})"
+        return f"unknown action {quoted(context.get('tag'))} (one of {', '.join(ACTIONS)})"
     if kind == "union_tag_not_found":
         return "missing field"
+    if kind == "card_face" and type(given) is int and not INT64_MIN <= given <= INT64_MAX:
+        return _OUT_OF_RANGE + quoted(given)
     if kind in ("card_face", "ruleset_ref"):
-        return f"{error['msg']}, got {_shown(given)}"
+        return f"{error['msg']}, got {quoted(given)}"
     if kind == "literal_error":
-        return f"must be {context.get('expected', '?')}, got {_shown(given)}"
+        return f"must be {context.get('expected', '?')}, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
-        return f"must be 64 lowercase hex digits, got {_shown(given)}"
+        return f"must be 64 lowercase hex digits, got {quoted(given)}"
     if kind in ("greater_than_equal", "less_than_equal") and error["loc"][-1:] == ("pile",):
-        return f"must be 0 or 1, got {_shown(given)}"
+        return f"must be 0 or 1, got {quoted(given)}"
+    if kind == "less_than_equal" and context.get("le") == INT64_MAX:
+        return _OUT_OF_RANGE + quoted(given)
+    if kind == "greater_than_equal" and context.get("ge") == INT64_MIN:
+        return _OUT_OF_RANGE + quoted(given)
     if kind == "greater_than_equal":
-        return f"must be at least {context.get('ge')}, got {_shown(given)}"
+        return f"must be at least {context.get('ge')}, got {quoted(given)}"
     if kind == "too_short":
-        return f"must not be empty, got {_shown(given)}"
+        return f"must not be empty, got {quoted(given)}"
     text = error["msg"]
-    return f"{text[:1].lower()}{text[1:]}, got {_shown(given)}"
+    return f"{text[:1].lower()}{text[1:]}, got {quoted(given)}"
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from .bundled import bundled_path
-from .errors import RulesetError, one_line
+from .errors import INT64_MAX, INT64_MIN, RulesetError, one_line, quoted
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules
@@ -53,7 +53,11 @@ def _number_face(value: object) -> object:
     return value
 
 
-NumberFace = Annotated[int, BeforeValidator(_number_face), Field(strict=True)]
+Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""A rule's number: like every integer of a record, within the signed 64-bit range."""
+NumberFace = Annotated[
+    int, BeforeValidator(_number_face), Field(strict=True, ge=INT64_MIN, le=INT64_MAX)
+]
 
 
 MAX_DECK = 10_000
@@ -114,7 +118,7 @@ class Layout(_Model):
     rows: int = Field(ge=2, le=5, description="Rows of the grid (2 to 5).")
     cols: int = Field(ge=2, le=5, description="Columns of the grid (2 to 5).")
     face_up_at_start: int = Field(
-        ge=0, description="Cards each player reveals during setup (RULES 3.5)."
+        ge=0, le=INT64_MAX, description="Cards each player reveals during setup (RULES 3.5)."
     )
 
 
@@ -136,7 +140,7 @@ class HazardRules(_Model):
     spare_last_card: bool = Field(
         description="A player with fewer than two face-down cards does not flip (6.2)."
     )
-    penalty: int = Field(description="Score of a hazard left in a layout (8.5).")
+    penalty: Int64 = Field(description="Score of a hazard left in a layout (8.5).")
 
 
 class MulliganRules(_Model):
@@ -144,17 +148,18 @@ class MulliganRules(_Model):
 
     max_face_up: int = Field(
         ge=0,
+        le=INT64_MAX,
         description="Limit on face-up mulligans a play may reach (7.2); also how many "
         "mulligans can be wild in scoring (8.2).",
     )
-    unmatched_value: int = Field(description="Score of a mulligan in no set (8.4).")
+    unmatched_value: Int64 = Field(description="Score of a mulligan in no set (8.4).")
 
 
 class GoingOut(_Model):
     """The bonus or penalty of the player who went out (RULES 8.6)."""
 
-    bonus: int = Field(description="Added when the player who went out has the lowest score.")
-    penalty: int = Field(description="Added when the player who went out does not.")
+    bonus: Int64 = Field(description="Added when the player who went out has the lowest score.")
+    penalty: Int64 = Field(description="Added when the player who went out does not.")
     ties_count_as_lowest: bool = Field(
         description="A score tied for lowest counts as lowest (8.6)."
     )
@@ -422,6 +427,7 @@ def describe_validation_error(error: ValidationError) -> str:
         message = str(first["ctx"]["error"]) if "ctx" in first else first["msg"]
         return message if not location else f"{location}: {message}"
     else:
-        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {first['input']!r}"
+        given = quoted(first["input"], python=True)
+        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {given}"
     extra = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
     return f"{location or '(top)'}: {message}{extra}"

@@ -29,7 +29,7 @@ from typing import Any, Final, NamedTuple, TypeAlias
 
 from .cards import HAZARD, Face, face_text
 from .engine import apply, new_game
-from .errors import GnomingError, IllegalMove, RecordError, RulesetError
+from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from .record import Record, Result, field_path, read_record
 from .resolver import RulesetResolver
@@ -264,7 +264,7 @@ def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rul
     if override is not None:
         return f"the ruleset given ({rules.name or 'inline'})"
     if isinstance(record.ruleset, str):
-        return f"ruleset {record.ruleset!r}"
+        return f"ruleset {one_line(record.ruleset)!r}"
     return "the inline ruleset"
 
 
