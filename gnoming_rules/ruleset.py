@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import yaml
 from pydantic import (
@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from .bundled import bundled_path
-from .errors import INT64_MAX, INT64_MIN, RulesetError, one_line, quoted
+from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, one_line, quoted
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules
@@ -42,6 +42,7 @@ RulesetSource = str | Path | Mapping[str, Any]
 """What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
 
 _SUFFIXES = (".yaml", ".yml", ".json")
+_T = TypeVar("_T")
 
 
 def _number_face(value: object) -> object:
@@ -345,25 +346,38 @@ def _resolve_reference(
     ``as_path`` forces a path reading (a ``Path`` given to :func:`load_ruleset`).
     """
     if as_path or looks_like_path(reference):
-        path = (base / reference).resolve()
-        label, name = one_line(reference), path.stem
+        label = one_line(reference)
+        path = _looked_up((base / reference).resolve, label)
+        name = path.stem
     else:
         path = bundled_dir() / f"{reference}.yaml"
-        label, name = f"{reference}", reference
-        if not path.is_file():
+        label = name = one_line(reference)
+        if not _looked_up(path.is_file, label):
             known = ", ".join(bundled_rulesets())
             raise RulesetError(
-                "unknown-ruleset", f"no bundled ruleset named {reference!r} (bundled: {known})"
+                "unknown-ruleset",
+                f"no bundled ruleset named {quoted(reference, MAX_NAME, python=True)} "
+                f"(bundled: {known})",
             )
     key = str(path)
     if key in chain:
         cycle = " -> ".join(one_line(link) for link in [*chain, key])
         raise RulesetError("bad-ruleset", f"{label}: extends forms a cycle: {cycle}")
-    if not path.is_file():
+    if not _looked_up(path.is_file, label):
         raise RulesetError("unknown-ruleset", f"{label}: no such ruleset file")
     raw = _read_document(path, label)
     data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key))
     return data, label, name
+
+
+def _looked_up(look: Callable[[], _T], label: str) -> _T:
+    """``look()``, a question to the file system; an error of the file system (a name too
+    long, a null byte) means the ruleset cannot be found: ``unknown-ruleset``."""
+    try:
+        return look()
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise RulesetError("unknown-ruleset", f"{label}: cannot be looked up: {reason}") from None
 
 
 def _read_document(path: Path, label: str) -> Mapping[str, Any]:

@@ -256,8 +256,12 @@ def _resolve(
         return resolver.resolve(source, None if override is not None else base_dir)
     except RulesetError as error:
         raise GnomingError(error.code, f"{what} cannot be used: {error.message}") from None
+    except OSError as error:  # the file system refused the question (a name too long, ...)
+        reason = error.strerror or type(error).__name__
+        raise GnomingError("unknown-ruleset", f"{what} cannot be looked up: {reason}") from None
     except (RecursionError, ValueError) as error:  # a ruleset file nested or sized absurdly
-        raise GnomingError("bad-ruleset", f"{what} cannot be read: {error}") from None
+        reason = one_line(str(error) or type(error).__name__)
+        raise GnomingError("bad-ruleset", f"{what} cannot be read: {reason}") from None
 
 
 def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:

@@ -338,6 +338,12 @@ def test_an_inline_ruleset_record_is_valid() -> None:
         ("nonesuch", "no bundled ruleset named 'nonesuch'"),
         ({"extends": "standard", "rounds": 0}, "rounds"),
         ({"extends": "nonesuch"}, "no bundled ruleset"),
+        # A name the file system refuses to look up (OSError "File name too long") or cannot
+        # hold (a null byte): the ruleset cannot be found.
+        ("a" * 300, "cannot be looked up: File name too long"),
+        ("a" * 300 + ".yaml", "cannot be looked up: File name too long"),
+        ({"extends": "b" * 300}, "cannot be looked up: File name too long"),
+        ("a\x00b.yaml", "cannot be looked up: embedded null byte"),
     ],
 )
 def test_a_ruleset_that_cannot_be_used_is_an_unknown_ruleset_saying_why(
