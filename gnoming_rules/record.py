@@ -8,8 +8,8 @@ less to build, and the validator turns each distinct move into a shared engine m
 
 Every problem becomes a :class:`~gnoming_rules.errors.RecordError` with code
 ``bad-record`` and a message that starts with the path of the offending field, e.g.
-``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read with a safe
-loader that refuses aliases (no "billion laughs"), and inputs over
+``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read by
+:mod:`~gnoming_rules.safe_yaml` (no aliases, no "billion laughs"), and inputs over
 :data:`MAX_RECORD_BYTES` are refused before parsing.
 """
 
@@ -31,6 +31,7 @@ from typing_extensions import TypedDict  # pydantic needs this one before Python
 
 from .cards import Face
 from .errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
+from .safe_yaml import UnreadableYamlError, load_yaml
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -300,87 +301,11 @@ def _utf8(text: str) -> bytes:
         ) from None
 
 
-MAX_NESTING = 200
-"""Most lists and mappings a value may lie inside. The JSON reader (pydantic's) refuses
-deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
-
-
-class _RecordYamlLoader(yaml.SafeLoader):
-    """PyYAML's safe loader without aliases (``*name`` could expand a small file
-    enormously) and, like the JSON reader, nested at most :data:`MAX_NESTING` deep."""
-
-    _open = 0
-    """Lists and mappings being composed around the current node."""
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in a record", mark
-            )
-        if self._open > MAX_NESTING:
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, f"nested too deeply (more than {MAX_NESTING} levels)", mark
-            )
-        opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
-        self._open += opens
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._open -= opens
-
-    def construct_yaml_str(self, node: yaml.ScalarNode) -> str:
-        """A string, read as the JSON reader reads it: two ``\\u`` escapes of a surrogate
-        pair make one character; a lone surrogate is no Unicode text and is refused."""
-        text: str = super().construct_yaml_str(node)
-        if text.isascii() or not _SURROGATE.search(text):
-            return text
-        try:
-            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
-        except UnicodeDecodeError:
-            raise yaml.constructor.ConstructorError(
-                None, None, "a \\u escape gives a lone surrogate, not a character", node.start_mark
-            ) from None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_RecordYamlLoader.add_constructor(
-    "tag:yaml.org,2002:str",
-    _RecordYamlLoader.construct_yaml_str,
-)
-
-
 def _load_yaml(raw: bytes) -> object:
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise RecordError(
-            "bad-record", f"not UTF-8 text: byte {error.start} cannot be decoded"
-        ) from None
-    try:
-        return yaml.load(text, Loader=_RecordYamlLoader)  # a SafeLoader subclass
-    except yaml.reader.ReaderError as error:  # a character YAML does not allow
-        line = text.count("\n", 0, error.position) + 1
-        column = error.position - text.rfind("\n", 0, error.position)
-        raise RecordError(
-            "bad-record",
-            f"not valid YAML: {error.reason} (U+{error.character:04X}) "
-            f"at line {line}, column {column}",
-        ) from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "not valid YAML"
-        raise RecordError("bad-record", f"not valid YAML: {problem}{where}") from None
-    except ValueError as error:  # e.g. an integer with more digits than Python converts
-        raise RecordError("bad-record", f"not valid YAML: {error}") from None
-    except (LookupError, AttributeError, TypeError, ArithmeticError):
-        # PyYAML's constructors given a value that its explicit tag does not fit:
-        # ``!!int ""``, ``!!bool maybe``, ``!!timestamp soon``.
-        raise RecordError(
-            "bad-record", "not valid YAML: a value does not fit its tag (!!int, !!bool, ...)"
-        ) from None
+        return load_yaml(raw)
+    except UnreadableYamlError as problem:
+        raise RecordError("bad-record", str(problem)) from None
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:

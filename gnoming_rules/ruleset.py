@@ -20,7 +20,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -34,6 +33,7 @@ from pydantic import (
 
 from .bundled import bundled_path
 from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, one_line, quoted
+from .safe_yaml import UnreadableYamlError, load_yaml
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules
@@ -381,17 +381,17 @@ def _looked_up(look: Callable[[], _T], label: str) -> _T:
 
 
 def _read_document(path: Path, label: str) -> Mapping[str, Any]:
+    """A ruleset file's mapping, read by the records' own guarded YAML loader (no aliases,
+    no deep nesting: a ruleset named by a record is input like the record)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RulesetError("bad-ruleset", f"{label}: cannot read: {error}") from None
+        raw = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise RulesetError("bad-ruleset", f"{label}: cannot read: {reason}") from None
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "not valid YAML"
-        raise RulesetError("bad-ruleset", f"{label}: {problem}{where}") from None
+        document = load_yaml(raw.removeprefix(b"\xef\xbb\xbf"))
+    except UnreadableYamlError as problem:
+        raise RulesetError("bad-ruleset", f"{label}: {problem}") from None
     if not isinstance(document, Mapping):
         raise RulesetError("bad-ruleset", f"{label}: a ruleset must be a mapping of fields")
     return document

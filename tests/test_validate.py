@@ -499,3 +499,16 @@ def test_a_record_cannot_ask_for_a_ruleset_too_large_to_replay(
     verdict = verdict_of(data)
     assert where(verdict) == ("unknown-ruleset", None, None)
     assert verdict.error is not None and words in verdict.error.message
+
+
+def test_a_ruleset_file_with_aliases_is_an_unknown_ruleset_at_once(tmp_path: Path) -> None:
+    """A billion-laughs ruleset file named by a record once hung the validator."""
+    lines = ['a0: ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    (tmp_path / "laughs.yaml").write_text("\n".join([*lines, "rounds: *a9", ""]))
+    data = standard(SETUP)
+    data["ruleset"] = "laughs.yaml"
+    del data["ruleset_sha256"]
+    verdict = verdict_of(data, base_dir=tmp_path)
+    assert where(verdict) == ("unknown-ruleset", None, None)
+    assert verdict.error is not None and "aliases (*name) are not allowed" in verdict.error.message
