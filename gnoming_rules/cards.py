@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Literal, TypeAlias, TypeGuard
 
+from .errors import integer_text
+
 HAZARD: Final[Literal["H"]] = "H"
 MULLIGAN: Final[Literal["M"]] = "M"
 
@@ -49,7 +51,9 @@ def face_from_text(text: str) -> Face:
 
 def face_text(card: Face | None) -> str:
     """The face as printed in messages and drawings (``7``, ``-3``, ``H``, ``M``, ``-``)."""
-    return "-" if card is None else str(card)
+    if card is None:
+        return "-"
+    return card if isinstance(card, str) else integer_text(card)
 
 
 def face_sort_key(card: Face) -> tuple[int, int]:

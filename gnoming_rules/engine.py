@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from .cards import HAZARD, MULLIGAN, Face, face_text, is_face
 from .compiled import CompiledRules
-from .errors import GnomingError, IllegalMove
+from .errors import GnomingError, IllegalMove, quoted
 from .moves import (
     Bounce,
     ChanceEvent,
@@ -297,7 +297,7 @@ def _check_actor(state: State, move: PlayerMove, *phases: Phase) -> None:
         raise IllegalMove(
             "not-your-turn",
             rule if phase in (_REVEAL, _FLIP) else "2.1",
-            f"{move.action} by seat {move.player!r} refused: seat {actor} must {waiting}",
+            f"{move.action} by seat {quoted(move.player)} refused: seat {actor} must {waiting}",
         )
     if phase not in phases:
         raise IllegalMove(
@@ -310,7 +310,7 @@ def _check_slot(rules: CompiledRules, slot: object, rule: str) -> int:
         raise IllegalMove(
             "bad-slot",
             rule,
-            f"slot {slot!r} is not in the {rules.rows}x{rules.cols} layout "
+            f"slot {quoted(slot)} is not in the {rules.rows}x{rules.cols} layout "
             f"(slots 0 to {rules.slots - 1})",
         )
     return slot
@@ -387,7 +387,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
              0, False, owed, out, scores),
         )  # fmt: skip
     if type(pile) is not int or pile not in (0, 1):
-        raise IllegalMove("bad-record", "4.1", f"pile {pile!r} does not exist (0 or 1)")
+        raise IllegalMove("bad-record", "4.1", f"pile {quoted(pile)} does not exist (0 or 1)")
     source = piles[pile]
     if not source:
         raise IllegalMove("empty-pile", "4.1", f"discard pile {pile} is empty")
@@ -491,7 +491,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     if pile is None:
         raise IllegalMove("bad-record", "4.4", f"the discard of a {held} must name a pile")
     if type(pile) is not int or pile not in (0, 1):
-        raise IllegalMove("bad-record", "4.4", f"pile {pile!r} does not exist (0 or 1)")
+        raise IllegalMove("bad-record", "4.4", f"pile {quoted(pile)} does not exist (0 or 1)")
     if piles[pile] and not (piles[0] and piles[1]):
         raise IllegalMove(
             "must-use-empty-pile",
@@ -508,8 +508,10 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     if not owed or owed[0] != move.player or type(move.player) is not int:
         _check_in_play(state)
         if type(move.player) is not int or move.player not in owed:
-            raise IllegalMove("no-flip-owed", "6.1", f"seat {move.player!r} owes no flip")
-        raise IllegalMove("not-your-turn", "6.1", f"seat {owed[0]} flips before seat {move.player}")
+            raise IllegalMove("no-flip-owed", "6.1", f"seat {quoted(move.player)} owes no flip")
+        raise IllegalMove(
+            "not-your-turn", "6.1", f"seat {owed[0]} flips before seat {quoted(move.player)}"
+        )
     seat = move.player
     slot = _check_slot(rules, move.slot, "6.1")
     _check_face_down(state, seat, slot, "6.1")
@@ -609,7 +611,7 @@ def _check_same_cards(
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):
-            raise IllegalMove(code, rule, f"{what}: item {index} ({card!r}) is not a card")
+            raise IllegalMove(code, rule, f"{what}: item {index} ({quoted(card)}) is not a card")
         faces.append(card)
     got = Counter(faces)
     if got == expected:
@@ -624,10 +626,11 @@ def _check_same_cards(
     raise IllegalMove(code, rule, "; ".join(parts))
 
 
-def _count_text(counts: Counter[Face]) -> str:
-    return ", ".join(
-        f"{n}x {card}" for card, n in sorted(counts.items(), key=lambda kv: str(kv[0]))
-    )
+def _count_text(counts: Counter[Face], most: int = 12) -> str:
+    """``2x 7, 1x H``, in the order of the faces' text; past ``most`` faces, how many more."""
+    shown = sorted((face_text(card), n) for card, n in counts.items())
+    text = ", ".join(f"{n}x {card}" for card, n in shown[:most])
+    return text if len(shown) <= most else f"{text} and {len(shown) - most} other faces"
 
 
 # --- turn and round structure --------------------------------------------------------------

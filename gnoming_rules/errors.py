@@ -9,6 +9,8 @@ it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
+from typing import Final
 
 
 class GnomingError(Exception):
@@ -62,10 +64,96 @@ class RecordError(GnomingError):
         self.move = move
 
 
-def one_line(text: str) -> str:
-    """``text`` as it is when it prints on one line, else JSON-quoted with escapes (``"a\\nb"``):
-    a name taken from the input (a field, a file) never breaks a message into lines."""
+MAX_NAME = 120
+"""Most characters of a name taken from the input (a field, a file) that a message quotes."""
+
+MAX_QUOTED = 60
+"""Most characters of an input value that a message quotes."""
+
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
+"""The integers a record or a ruleset may hold: the signed 64-bit range."""
+
+
+def one_line(text: str, limit: int = MAX_NAME) -> str:
+    """``text`` as it is when it prints on one line, else JSON-quoted with escapes (``"a\\nb"``),
+    cut to ``limit`` characters (ending ``...``): a name taken from the input (a field, a
+    file) never breaks a message into lines, nor fills a screen."""
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
     return text if text.isprintable() else json.dumps(text)
+
+
+def quoted(value: object, limit: int = MAX_QUOTED, *, python: bool = False) -> str:
+    """An input value as a message quotes it: JSON-like text (Python's ``repr`` style with
+    ``python=True``) on one line, at most ``limit`` characters (longer text ends ``...``).
+    Safe for any value: an integer too long to print is described by its size, and a long
+    or deeply nested value is only read as far as the text shows."""
+    parts: list[str] = []
+    _render(value, parts, limit + 1, python)
+    text = "".join(parts)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _render(value: object, parts: list[str], room: int, python: bool) -> int:
+    """Append ``value``'s text to ``parts``, stopping once ``room`` characters are used;
+    returns the room left."""
+    if room <= 0:
+        return room
+    if isinstance(value, Mapping | list | tuple):
+        mapping = isinstance(value, Mapping)
+        pairs: Iterable[tuple[object, object]] = (
+            value.items() if isinstance(value, Mapping) else ((None, item) for item in value)
+        )
+        parts.append("{" if mapping else "[")
+        room -= 1
+        for index, (key, item) in enumerate(pairs):
+            if room <= 0:
+                return room
+            if index:
+                parts.append(", ")
+                room -= 2
+            if mapping:
+                room = _render(key, parts, room, python)
+                parts.append(": ")
+                room -= 2
+            room = _render(item, parts, room, python)
+        parts.append("}" if mapping else "]")
+        return room - 1
+    if value is None or isinstance(value, bool | float):
+        text = repr(value) if python else json.dumps(value)
+    elif isinstance(value, int):
+        text = integer_text(value)
+    elif isinstance(value, str):
+        text = (
+            repr(value[:room]) if python else _escaped(json.dumps(value[:room], ensure_ascii=False))
+        )
+    else:
+        text = _escaped(repr(value)[:room])
+    parts.append(text)
+    return room - len(text)
+
+
+def integer_text(value: int) -> str:
+    """An integer in digits, or, past 60 digits, its size: ``str()`` of a huge integer is
+    slow, and refused outright past 4,300 digits."""
+    bits = value.bit_length()
+    if bits <= 199:  # at most 60 digits
+        return str(value)
+    digits = int(bits * 0.30103) + 1
+    return f"<an integer of about {digits:,} digits>"
+
+
+def _escaped(text: str) -> str:
+    """``text`` with every character that does not print on one line written as an escape
+    (``\\u2028``): a message stays one line, even under ``str.splitlines()``."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 ERROR_CODES: tuple[str, ...] = (

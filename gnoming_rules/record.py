@@ -8,8 +8,8 @@ less to build, and the validator turns each distinct move into a shared engine m
 
 Every problem becomes a :class:`~gnoming_rules.errors.RecordError` with code
 ``bad-record`` and a message that starts with the path of the offending field, e.g.
-``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read with a safe
-loader that refuses aliases (no "billion laughs"), and inputs over
+``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read by
+:mod:`~gnoming_rules.safe_yaml` (no aliases, no "billion laughs"), and inputs over
 :data:`MAX_RECORD_BYTES` are refused before parsing.
 """
 
@@ -30,7 +30,8 @@ from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from .cards import Face
-from .errors import RecordError, one_line
+from .errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
+from .safe_yaml import UnreadableYamlError, load_yaml
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -55,8 +56,8 @@ class _CardFaceSchema:
     ) -> CoreSchema:
         return core_schema.union_schema(
             [
-                core_schema.int_schema(strict=True, gt=0),
-                core_schema.int_schema(strict=True, lt=0),
+                core_schema.int_schema(strict=True, gt=0, le=INT64_MAX),
+                core_schema.int_schema(strict=True, ge=INT64_MIN, lt=0),
                 core_schema.literal_schema(["H", "M"]),
             ],
             custom_error_type="card_face",
@@ -69,7 +70,15 @@ class _CardFaceSchema:
         return {
             "description": "A card by its face: a non-zero integer, "
             '"H" (hazard) or "M" (mulligan).',
-            "anyOf": [{"type": "integer", "not": {"const": 0}}, {"enum": ["H", "M"]}],
+            "anyOf": [
+                {
+                    "type": "integer",
+                    "minimum": INT64_MIN,
+                    "maximum": INT64_MAX,
+                    "not": {"const": 0},
+                },
+                {"enum": ["H", "M"]},
+            ],
         }
 
 
@@ -101,7 +110,10 @@ class _RulesetRefSchema:
 
 CardFace = Annotated[Face, _CardFaceSchema()]
 """A face as a record writes it (RULES 1.3)."""
-Seat = Annotated[int, Field(ge=0, description="A seat, 0 to players - 1.")]
+Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""Every integer of a record lies in the signed 64-bit range: a sane game never leaves it,
+and a larger one (YAML writes 0xfff... of any length) is refused at its field."""
+Seat = Annotated[int, Field(ge=0, le=INT64_MAX, description="A seat, 0 to players - 1.")]
 Pile = Annotated[int, Field(ge=0, le=1, description="A discard pile: 0 or 1.")]
 RulesetRef = Annotated[str | dict[str, Any], _RulesetRefSchema()]
 
@@ -117,7 +129,7 @@ class RevealEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["reveal"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -138,7 +150,7 @@ class PlaceEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["place"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -148,7 +160,7 @@ class BounceEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["bounce"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -167,7 +179,7 @@ class FlipEntry(TypedDict):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["flip"]
     player: Seat
-    slot: int
+    slot: Int64
     card: NotRequired[CardFace | None]
 
 
@@ -198,7 +210,7 @@ class Round(_Model):
 
     deal: list[CardFace] = Field(description="Every card of the deck, top first (RULES 3.1).")
     moves: list[MoveEntry] = Field(description="The round's moves and reshuffles, in order.")
-    scores: list[int] | None = Field(
+    scores: list[Int64] | None = Field(
         default=None, description="Claim: this round's score per seat, 8.6 included."
     )
 
@@ -206,7 +218,7 @@ class Round(_Model):
 class Result(_Model):
     """The claimed outcome of the game."""
 
-    totals: list[int] | None = Field(default=None, description="Claim: each seat's total.")
+    totals: list[Int64] | None = Field(default=None, description="Claim: each seat's total.")
     winners: list[Seat] | None = Field(
         default=None, description="Claim: the winning seats (compared as a set)."
     )
@@ -289,87 +301,11 @@ def _utf8(text: str) -> bytes:
         ) from None
 
 
-MAX_NESTING = 200
-"""Most lists and mappings a value may lie inside. The JSON reader (pydantic's) refuses
-deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
-
-
-class _RecordYamlLoader(yaml.SafeLoader):
-    """PyYAML's safe loader without aliases (``*name`` could expand a small file
-    enormously) and, like the JSON reader, nested at most :data:`MAX_NESTING` deep."""
-
-    _open = 0
-    """Lists and mappings being composed around the current node."""
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed in a record", mark
-            )
-        if self._open > MAX_NESTING:
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, f"nested too deeply (more than {MAX_NESTING} levels)", mark
-            )
-        opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
-        self._open += opens
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._open -= opens
-
-    def construct_yaml_str(self, node: yaml.ScalarNode) -> str:
-        """A string, read as the JSON reader reads it: two ``\\u`` escapes of a surrogate
-        pair make one character; a lone surrogate is no Unicode text and is refused."""
-        text: str = super().construct_yaml_str(node)
-        if text.isascii() or not _SURROGATE.search(text):
-            return text
-        try:
-            return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
-        except UnicodeDecodeError:
-            raise yaml.constructor.ConstructorError(
-                None, None, "a \\u escape gives a lone surrogate, not a character", node.start_mark
-            ) from None
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_RecordYamlLoader.add_constructor(
-    "tag:yaml.org,2002:str",
-    _RecordYamlLoader.construct_yaml_str,
-)
-
-
 def _load_yaml(raw: bytes) -> object:
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise RecordError(
-            "bad-record", f"not UTF-8 text: byte {error.start} cannot be decoded"
-        ) from None
-    try:
-        return yaml.load(text, Loader=_RecordYamlLoader)  # a SafeLoader subclass
-    except yaml.reader.ReaderError as error:  # a character YAML does not allow
-        line = text.count("\n", 0, error.position) + 1
-        column = error.position - text.rfind("\n", 0, error.position)
-        raise RecordError(
-            "bad-record",
-            f"not valid YAML: {error.reason} (U+{error.character:04X}) "
-            f"at line {line}, column {column}",
-        ) from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "not valid YAML"
-        raise RecordError("bad-record", f"not valid YAML: {problem}{where}") from None
-    except ValueError as error:  # e.g. an integer with more digits than Python converts
-        raise RecordError("bad-record", f"not valid YAML: {error}") from None
-    except (LookupError, AttributeError, TypeError, ArithmeticError):
-        # PyYAML's constructors given a value that its explicit tag does not fit:
-        # ``!!int ""``, ``!!bool maybe``, ``!!timestamp soon``.
-        raise RecordError(
-            "bad-record", "not valid YAML: a value does not fit its tag (!!int, !!bool, ...)"
-        ) from None
+        return load_yaml(raw)
+    except UnreadableYamlError as problem:
+        raise RecordError("bad-record", str(problem)) from None
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:
@@ -423,15 +359,6 @@ def _move_location(loc: tuple[int | str, ...]) -> tuple[int | None, int | None]:
     return None, None
 
 
-def _shown(value: object) -> str:
-    """A short JSON-like rendering of an offending input value."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 _KIND = {
     "int_type": "an integer",
     "int_parsing": "an integer",
@@ -444,6 +371,9 @@ _KIND = {
 }
 
 
+_OUT_OF_RANGE = f"must be an integer from {INT64_MIN} to {INT64_MAX} (64 bits), got "
+
+
 def _message(error: ErrorDetails) -> str:
     kind = error["type"]
     given = error.get("input")
@@ -454,28 +384,34 @@ def _message(error: ErrorDetails) -> str:
         return "unknown field"
     if kind in _KIND:
         if not error["loc"] and kind in ("model_type", "dict_type"):
-            return f"a record must be a mapping (a JSON object), got {_shown(given)}"
-        return f"must be {_KIND[kind]}, got {_shown(given)}"
+            return f"a record must be a mapping (a JSON object), got {quoted(given)}"
+        return f"must be {_KIND[kind]}, got {quoted(given)}"
     if kind == "json_invalid":
         return f"not valid JSON: {context.get('error', error['msg'])}"
     if kind == "union_tag_invalid":
-        return f"unknown action {_shown(context.get('tag'))} (one of {', '.join(ACTIONS)})"
+        return f"unknown action {quoted(context.get('tag'))} (one of {', '.join(ACTIONS)})"
     if kind == "union_tag_not_found":
         return "missing field"
+    if kind == "card_face" and type(given) is int and not INT64_MIN <= given <= INT64_MAX:
+        return _OUT_OF_RANGE + quoted(given)
     if kind in ("card_face", "ruleset_ref"):
-        return f"{error['msg']}, got {_shown(given)}"
+        return f"{error['msg']}, got {quoted(given)}"
     if kind == "literal_error":
-        return f"must be {context.get('expected', '?')}, got {_shown(given)}"
+        return f"must be {context.get('expected', '?')}, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
-        return f"must be 64 lowercase hex digits, got {_shown(given)}"
+        return f"must be 64 lowercase hex digits, got {quoted(given)}"
     if kind in ("greater_than_equal", "less_than_equal") and error["loc"][-1:] == ("pile",):
-        return f"must be 0 or 1, got {_shown(given)}"
+        return f"must be 0 or 1, got {quoted(given)}"
+    if kind == "less_than_equal" and context.get("le") == INT64_MAX:
+        return _OUT_OF_RANGE + quoted(given)
+    if kind == "greater_than_equal" and context.get("ge") == INT64_MIN:
+        return _OUT_OF_RANGE + quoted(given)
     if kind == "greater_than_equal":
-        return f"must be at least {context.get('ge')}, got {_shown(given)}"
+        return f"must be at least {context.get('ge')}, got {quoted(given)}"
     if kind == "too_short":
-        return f"must not be empty, got {_shown(given)}"
+        return f"must not be empty, got {quoted(given)}"
     text = error["msg"]
-    return f"{text[:1].lower()}{text[1:]}, got {_shown(given)}"
+    return f"{text[:1].lower()}{text[1:]}, got {quoted(given)}"
 
 
 # --- writing -------------------------------------------------------------------------------

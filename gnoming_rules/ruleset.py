@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-import yaml
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -33,7 +32,8 @@ from pydantic import (
 )
 
 from .bundled import bundled_path
-from .errors import RulesetError, one_line
+from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, one_line, quoted
+from .safe_yaml import UnreadableYamlError, load_yaml
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules
@@ -42,6 +42,7 @@ RulesetSource = str | Path | Mapping[str, Any]
 """What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
 
 _SUFFIXES = (".yaml", ".yml", ".json")
+_T = TypeVar("_T")
 
 
 def _number_face(value: object) -> object:
@@ -53,7 +54,11 @@ def _number_face(value: object) -> object:
     return value
 
 
-NumberFace = Annotated[int, BeforeValidator(_number_face), Field(strict=True)]
+Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
+"""A rule's number: like every integer of a record, within the signed 64-bit range."""
+NumberFace = Annotated[
+    int, BeforeValidator(_number_face), Field(strict=True, ge=INT64_MIN, le=INT64_MAX)
+]
 
 
 MAX_DECK = 10_000
@@ -114,7 +119,7 @@ class Layout(_Model):
     rows: int = Field(ge=2, le=5, description="Rows of the grid (2 to 5).")
     cols: int = Field(ge=2, le=5, description="Columns of the grid (2 to 5).")
     face_up_at_start: int = Field(
-        ge=0, description="Cards each player reveals during setup (RULES 3.5)."
+        ge=0, le=INT64_MAX, description="Cards each player reveals during setup (RULES 3.5)."
     )
 
 
@@ -136,7 +141,7 @@ class HazardRules(_Model):
     spare_last_card: bool = Field(
         description="A player with fewer than two face-down cards does not flip (6.2)."
     )
-    penalty: int = Field(description="Score of a hazard left in a layout (8.5).")
+    penalty: Int64 = Field(description="Score of a hazard left in a layout (8.5).")
 
 
 class MulliganRules(_Model):
@@ -144,17 +149,18 @@ class MulliganRules(_Model):
 
     max_face_up: int = Field(
         ge=0,
+        le=INT64_MAX,
         description="Limit on face-up mulligans a play may reach (7.2); also how many "
         "mulligans can be wild in scoring (8.2).",
     )
-    unmatched_value: int = Field(description="Score of a mulligan in no set (8.4).")
+    unmatched_value: Int64 = Field(description="Score of a mulligan in no set (8.4).")
 
 
 class GoingOut(_Model):
     """The bonus or penalty of the player who went out (RULES 8.6)."""
 
-    bonus: int = Field(description="Added when the player who went out has the lowest score.")
-    penalty: int = Field(description="Added when the player who went out does not.")
+    bonus: Int64 = Field(description="Added when the player who went out has the lowest score.")
+    penalty: Int64 = Field(description="Added when the player who went out does not.")
     ties_count_as_lowest: bool = Field(
         description="A score tied for lowest counts as lowest (8.6)."
     )
@@ -347,22 +353,24 @@ def _resolve_reference(
     """
     via = f"{referrer}: extends: " if referrer is not None else ""
     if as_path or looks_like_path(reference):
-        path = (base / reference).resolve()
-        label, name = one_line(reference), path.stem
+        label = one_line(reference)
+        path = _looked_up((base / reference).resolve, label)
+        name = path.stem
     else:
         path = bundled_dir() / f"{reference}.yaml"
-        label, name = f"{reference}", reference
-        if not path.is_file():
+        label = name = one_line(reference)
+        if not _looked_up(path.is_file, label):
             known = ", ".join(bundled_rulesets())
             raise RulesetError(
                 "unknown-ruleset",
-                f"{via}no bundled ruleset named {reference!r} (bundled: {known})",
+                f"{via}no bundled ruleset named {quoted(reference, MAX_NAME, python=True)} "
+                f"(bundled: {known})",
             )
     key = str(path)
     if key in chain:
         cycle = " -> ".join(one_line(link) for link in [*chain, key])
         raise RulesetError("bad-ruleset", f"{via}{label}: extends forms a cycle: {cycle}")
-    if not path.is_file():
+    if not _looked_up(path.is_file, label):
         looked = f" (looked for {one_line(str(path))})" if via else ""
         raise RulesetError("unknown-ruleset", f"{via}{label}: no such ruleset file{looked}")
     raw = _read_document(path, label)
@@ -370,18 +378,28 @@ def _resolve_reference(
     return data, label, name
 
 
+def _looked_up(look: Callable[[], _T], label: str) -> _T:
+    """``look()``, a question to the file system; an error of the file system (a name too
+    long, a null byte) means the ruleset cannot be found: ``unknown-ruleset``."""
+    try:
+        return look()
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise RulesetError("unknown-ruleset", f"{label}: cannot be looked up: {reason}") from None
+
+
 def _read_document(path: Path, label: str) -> Mapping[str, Any]:
+    """A ruleset file's mapping, read by the records' own guarded YAML loader (no aliases,
+    no deep nesting: a ruleset named by a record is input like the record)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RulesetError("bad-ruleset", f"{label}: cannot read: {error}") from None
+        raw = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise RulesetError("bad-ruleset", f"{label}: cannot read: {reason}") from None
     try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "not valid YAML"
-        raise RulesetError("bad-ruleset", f"{label}: {problem}{where}") from None
+        document = load_yaml(raw.removeprefix(b"\xef\xbb\xbf"))
+    except UnreadableYamlError as problem:
+        raise RulesetError("bad-ruleset", f"{label}: {problem}") from None
     if not isinstance(document, Mapping):
         raise RulesetError("bad-ruleset", f"{label}: a ruleset must be a mapping of fields")
     return document
@@ -449,6 +467,7 @@ def describe_validation_error(error: ValidationError) -> str:
         message = str(first["ctx"]["error"]) if "ctx" in first else first["msg"]
         return message if not location else f"{location}: {message}"
     else:
-        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {first['input']!r}"
+        given = quoted(first["input"], python=True)
+        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {given}"
     extra = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
     return f"{location or '(top)'}: {message}{extra}"

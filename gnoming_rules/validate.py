@@ -29,7 +29,7 @@ from typing import Any, Final, NamedTuple, TypeAlias
 
 from .cards import HAZARD, Face, face_text
 from .engine import apply, new_game
-from .errors import GnomingError, IllegalMove, RecordError, RulesetError
+from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from .record import Record, Result, field_path, read_record
 from .resolver import RulesetResolver
@@ -256,15 +256,19 @@ def _resolve(
         return resolver.resolve(source, None if override is not None else base_dir)
     except RulesetError as error:
         raise GnomingError(error.code, f"{what} cannot be used: {error.message}") from None
+    except OSError as error:  # the file system refused the question (a name too long, ...)
+        reason = error.strerror or type(error).__name__
+        raise GnomingError("unknown-ruleset", f"{what} cannot be looked up: {reason}") from None
     except (RecursionError, ValueError) as error:  # a ruleset file nested or sized absurdly
-        raise GnomingError("bad-ruleset", f"{what} cannot be read: {error}") from None
+        reason = one_line(str(error) or type(error).__name__)
+        raise GnomingError("bad-ruleset", f"{what} cannot be read: {reason}") from None
 
 
 def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
     if override is not None:
         return f"the ruleset given ({rules.name or 'inline'})"
     if isinstance(record.ruleset, str):
-        return f"ruleset {record.ruleset!r}"
+        return f"ruleset {one_line(record.ruleset)!r}"
     return "the inline ruleset"
 
 

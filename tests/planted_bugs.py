@@ -21,7 +21,18 @@ from typing import Any
 import pytest
 import yaml
 
-from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place, engine, record, scoring
+from gnoming_rules import (
+    HAZARD,
+    MULLIGAN,
+    Deal,
+    Discard,
+    Phase,
+    Place,
+    engine,
+    record,
+    safe_yaml,
+    scoring,
+)
 from gnoming_rules import validate as validator
 from gnoming_rules.compiled import CompiledRules
 from gnoming_rules.state import State
@@ -446,7 +457,7 @@ def yaml_errors_escape(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         record,
         "_load_yaml",
-        lambda raw: yaml.load(raw.decode("utf-8"), Loader=record._RecordYamlLoader),
+        lambda raw: yaml.load(raw.decode("utf-8"), Loader=safe_yaml._GuardedLoader),
     )
 
 

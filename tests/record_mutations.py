@@ -36,6 +36,7 @@ import yaml
 from hypothesis import strategies as st
 
 import gnoming_rules as gr
+from gnoming_rules.errors import INT64_MAX, INT64_MIN
 from gnoming_rules.record import FORMAT, RecordFormat
 from gnoming_rules.testing import RecordedGame
 from gnoming_rules.validate import INPUT_ERROR_CODES, Verdict
@@ -90,6 +91,14 @@ def fails(code: str | frozenset[str], *at: Place, after: tuple[int, int] | None 
 def bad_record(at: Place = NOWHERE) -> Expect:
     """``bad-record`` at ``at`` (a move's place when the field is inside a move)."""
     return fails("bad-record", at)
+
+
+def unless_huge(value: Any, expect: Expect, at: Place = NOWHERE) -> Expect:
+    """``expect``, unless ``value`` is an integer beyond the signed 64-bit range: every
+    integer of a record must lie in it, so such a value is ``bad-record`` at ``at``."""
+    if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
+        return bad_record(at)
+    return expect
 
 
 @dataclass(frozen=True)
@@ -550,7 +559,8 @@ def _deal(draw: st.DrawFn, ctx: Context) -> Mutation:
         value = draw(faces(ctx.ruleset))
         return Mutation("deal", kind, path, value, insert=True, expect=bad_deal)
     if kind == HUGE_INT:
-        return Mutation("deal", kind, path, draw(HUGE), expect=bad_deal)
+        value = draw(HUGE)
+        return Mutation("deal", kind, path, value, expect=unless_huge(value, bad_deal))
     if kind == REORDER:  # still the whole deck: the game may differ from here on
         other = draw(st.integers(0, len(deal) - 1))
         swapped = list(deal)
@@ -575,7 +585,8 @@ def _scores(draw: st.DrawFn, ctx: Context) -> Mutation:
         # A claim on an unfinished round is not checked; only its length is structure.
         size = draw(st.sampled_from([ctx.players, ctx.players, ctx.players + 1, 0]))
         value = draw(st.lists(st.integers(), min_size=size, max_size=size))
-        expect = VALID if size == ctx.players else bad_record()
+        huge = any(unless_huge(score, VALID) != VALID for score in value)
+        expect = VALID if size == ctx.players and not huge else bad_record()
         return Mutation("scores", EXTRA, path, value, expect=expect)
     mismatch = fails("score-mismatch", (index, None))
     if claimed is None:  # a finished round without a claim: the true scores pass
@@ -585,7 +596,7 @@ def _scores(draw: st.DrawFn, ctx: Context) -> Mutation:
         seat = draw(st.integers(0, ctx.players - 1))
         wrong = [*true]
         wrong[seat] = _other(draw, st.integers(-60, 60) | HUGE, true[seat])
-        return Mutation("scores", EXTRA, path, wrong, expect=mismatch)
+        return Mutation("scores", EXTRA, path, wrong, expect=unless_huge(wrong[seat], mismatch))
     kind = draw(choose([SAME_TYPE, WRONG_TYPE, DELETION, EXTRA, HUGE_INT, DEEP]))
     seat = draw(st.integers(0, len(claimed) - 1))
     item: FieldPath = (*path, seat)
@@ -593,7 +604,8 @@ def _scores(draw: st.DrawFn, ctx: Context) -> Mutation:
         value = _other(draw, st.integers(-60, 60), claimed[seat])
         return Mutation("scores", kind, item, value, expect=mismatch)
     if kind == HUGE_INT:
-        return Mutation("scores", kind, item, draw(HUGE), expect=mismatch)
+        value = draw(HUGE)
+        return Mutation("scores", kind, item, value, expect=unless_huge(value, mismatch))
     if kind == DELETION:
         if draw(st.booleans()):  # the claim is optional
             return Mutation("scores", kind, path, delete=True, expect=VALID)
@@ -621,7 +633,8 @@ def _result(draw: st.DrawFn, ctx: Context) -> Mutation:
             winners = draw(st.lists(st.integers(0, players - 1), max_size=players))
             seat_out = draw(st.booleans())
             value = {"totals": totals, "winners": [*winners, players] if seat_out else winners}
-            expect = bad_record() if seat_out else VALID
+            huge = any(unless_huge(total, VALID) != VALID for total in totals)
+            expect = bad_record() if seat_out or huge else VALID
             return Mutation("result", EXTRA, ("result",), value, expect=expect)
         result = {"totals": list(final.totals), "winners": list(final.winners)}
         if draw(st.booleans()):  # the true result of a complete game passes
@@ -659,7 +672,8 @@ def _result(draw: st.DrawFn, ctx: Context) -> Mutation:
             return Mutation(name, kind, path, 0, insert=True, expect=bad_record())
         other = st.integers(-99, 99).filter(lambda total: total != values[seat])
         value = draw(HUGE if kind == HUGE_INT else other)
-        return Mutation(name, kind, path, value, expect=fails("result-mismatch", NOWHERE))
+        expect = unless_huge(value, fails("result-mismatch", NOWHERE))
+        return Mutation(name, kind, path, value, expect=expect)
     # winners, compared as a set (RECORD.md)
     if kind == EXTRA:  # a repeated winner: the same set
         seat = draw(st.sampled_from(values))
@@ -785,7 +799,9 @@ def _same_type_move_field(
         value = draw(
             HUGE if kind == HUGE_INT else st.integers(slots, slots + 3) | st.integers(-3, -1)
         )
-        return Mutation(name, kind, path, value, expect=fails("bad-slot", here))
+        return Mutation(
+            name, kind, path, value, expect=unless_huge(value, fails("bad-slot", here), here)
+        )
     if name == "pile":
         if kind == SAME_TYPE:
             return Mutation(
@@ -795,7 +811,8 @@ def _same_type_move_field(
         return Mutation(name, kind, path, value, expect=bad_record(here))
     if name == "card":
         value = draw(HUGE) if kind == HUGE_INT else _other(draw, faces(ctx.ruleset), current)
-        return Mutation(name, kind, path, value, expect=fails("card-mismatch", here))
+        expect = unless_huge(value, fails("card-mismatch", here), here)
+        return Mutation(name, kind, path, value, expect=expect)
     if name == "source":  # deck <-> discard: the pile is then missing, or one too many
         value = draw(
             st.sampled_from(["deck", "discard", "Deck", "pile", ""]).filter(lambda v: v != current)
@@ -820,7 +837,7 @@ def _same_type_move_field(
             name, kind, (*path, item), draw(faces(ctx.ruleset)), insert=True, expect=wrong
         )
     value = draw(HUGE) if kind == HUGE_INT else _other(draw, faces(ctx.ruleset), cards[item])
-    return Mutation(name, kind, (*path, item), value, expect=wrong)
+    return Mutation(name, kind, (*path, item), value, expect=unless_huge(value, wrong, here))
 
 
 def _absent_field(draw: st.DrawFn, ctx: Context, r: int, m: int, name: str) -> Mutation:

@@ -333,3 +333,41 @@ def test_a_hand_edit_of_the_demo_record_is_reported_at_its_move(tmp_path: Path) 
         "rule": "2.1",
         "message": "draw by seat 2 refused: seat 1 must draw",
     }
+
+
+def test_a_huge_yaml_integer_is_one_verdict_and_the_batch_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``first_player: 0xfff...`` (about 24,000 digits) once stopped the whole run with
+    "internal error: ValueError" when a message printed it."""
+    text = (EXAMPLES / "tiny-game.yaml").read_text(encoding="utf-8")
+    big = tmp_path / "big.yaml"
+    big.write_text(text.replace("first_player: ", "first_player: 0x" + "f" * 20_000 + " #", 1))
+    other = EXAMPLES / "tiny-game.json"
+    assert main(["validate", "--json", str(big), str(other)]) == 2
+    out, err = capsys.readouterr()
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["error"]["code"] == "bad-record"
+    assert first["error"]["message"].startswith("first_player: must be an integer from ")
+    assert len(first["error"]["message"]) < 200
+    assert second == validate_file(other).to_dict()
+    assert "internal error" not in err
+
+
+def test_a_ruleset_name_too_long_for_the_file_system_is_one_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 300-character ``ruleset`` made ``Path.is_file()`` raise "File name too long",
+    which stopped the whole run; it is that record's ``unknown-ruleset``, and the other
+    files are still checked."""
+    data = json.loads((EXAMPLES / "tiny-game.json").read_text(encoding="utf-8"))
+    data["ruleset"] = "r" * 300
+    long_name = tmp_path / "long-name.json"
+    long_name.write_text(json.dumps(data), encoding="utf-8")
+    other = EXAMPLES / "tiny-game.json"
+    assert main(["validate", "--json", str(long_name), str(other)]) == 2
+    first, second = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert first["error"]["code"] == "unknown-ruleset"
+    assert "cannot be looked up: File name too long" in first["error"]["message"]
+    assert len(first["error"]["message"]) < 250
+    assert second["valid"] is True

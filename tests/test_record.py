@@ -317,3 +317,95 @@ def test_a_character_yaml_does_not_allow_is_named_with_its_place() -> None:
     assert error.message == (
         "not valid YAML: special characters are not allowed (U+007F) at line 2, column 13"
     )
+
+
+# --- integers beyond 64 bits (an audit found YAML's 0xfff... crashing the messages) ------------
+
+HUGE_HEX = "0x" + "f" * 20_000
+"""A YAML integer of about 24,000 digits: Python reads it (base 16 has no digit limit),
+but ``str()`` of it raises."""
+
+
+def _with_moves(moves: list[Any], **top: Any) -> str:
+    return json.dumps(record_data(moves, **top)).replace('"HUGE"', HUGE_HEX)
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "place"),
+    [
+        (
+            _with_moves([{"action": "reveal", "player": 0, "slot": "HUGE"}]),
+            "rounds[0].moves[0].slot",
+            (0, 0),
+        ),
+        (
+            _with_moves([{"action": "reveal", "player": "HUGE", "slot": 1}]),
+            "rounds[0].moves[0].player",
+            (0, 0),
+        ),
+        (
+            _with_moves([{"action": "reveal", "player": 0, "slot": 1, "card": "HUGE"}]),
+            "rounds[0].moves[0].card",
+            (0, 0),
+        ),
+        (
+            _with_moves([{"action": "reshuffle", "cards": [1, "HUGE"]}]),
+            "rounds[0].moves[0].cards[1]",
+            (0, 0),
+        ),
+        (
+            _with_moves([{"action": "discard", "player": 0, "pile": "HUGE"}]),
+            "rounds[0].moves[0].pile",
+            (0, 0),
+        ),
+        (_with_moves([], first_player="HUGE"), "first_player", (None, None)),
+        (_with_moves([], result={"totals": [1, "HUGE", 3]}), "result.totals[1]", (None, None)),
+        (_with_moves([], result={"winners": ["HUGE"]}), "result.winners[0]", (None, None)),
+        (_with_moves([], format="HUGE"), "format", (None, None)),
+        (_with_moves([], ruleset="HUGE"), "ruleset", (None, None)),
+        (_with_moves([], extra="HUGE"), "extra", (None, None)),
+        (
+            _with_moves([]).replace('"deal": [1', f'"deal": [{HUGE_HEX}'),
+            "rounds[0].deal[0]",
+            (None, None),
+        ),
+        (
+            _with_moves([]).replace('"moves": []', f'"moves": [], "scores": [1, {HUGE_HEX}, 3]'),
+            "rounds[0].scores[1]",
+            (None, None),
+        ),
+    ],
+)
+def test_a_huge_yaml_integer_is_a_short_bad_record_at_its_field(
+    text: str, path: str, place: tuple[int | None, int | None]
+) -> None:
+    error = refusal(text, "yaml")
+    assert error.message.startswith(f"{path}: "), error.message
+    assert (error.round, error.move) == place
+    assert "\n" not in error.message and len(error.message) < 200, error.message
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        (2**63 - 1, False),
+        (-(2**63), False),
+        (2**63, True),
+        (-(2**63) - 1, True),
+        (10**40, True),
+    ],
+)
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_every_integer_of_a_record_lies_in_the_64_bit_range(
+    value: int, refused: bool, fmt: str
+) -> None:
+    fields = [("slot", "slot"), ("card", "card")]
+    for field, path in fields:
+        move = {"action": "reveal", "player": 0, "slot": 1, field: value}
+        text = json.dumps(record_data([move]))
+        if not refused:
+            parse_record(text, format=fmt)  # type: ignore[arg-type]
+            continue
+        error = refusal(json.loads(text)) if fmt == "json" else refusal(text, "yaml")
+        assert error.message.startswith(f"rounds[0].moves[0].{path}: must be an integer from ")
+        assert "(64 bits)" in error.message and (error.round, error.move) == (0, 0)

@@ -340,3 +340,37 @@ def test_merge_patch_follows_rfc_7386() -> None:
     assert merge_patch({}, {"a": {"b": None}}) == {"a": {}}
     assert merge_patch({"a": 1}, {"a": {"b": 2, "c": None}}) == {"a": {"b": 2}}
     assert target["author"] == {"givenName": "John", "familyName": "Doe"}  # inputs untouched
+
+
+# --- ruleset files are input: read with the records' guarded YAML loader ----------------------
+
+
+def _laughs(levels: int) -> str:
+    """A billion-laughs document: each level an alias list of nine of the level before."""
+    lines = ["extends: standard", 'a0: ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels + 1)]
+    return "\n".join([*lines, f"rounds: *a{levels}", ""])
+
+
+@pytest.mark.parametrize("levels", [7, 9])
+def test_aliases_in_a_ruleset_file_are_refused_before_they_expand(
+    tmp_path: Path, levels: int
+) -> None:
+    """9 levels hung the loader; 7 made a 5.8 MB one-line message."""
+    path = _write(tmp_path / "laughs.yaml", _laughs(levels))
+    message = _refusal(path)
+    assert message.startswith(f"{path}: not valid YAML: aliases (*name) are not allowed")
+    assert len(message) < 300
+    child = _write(tmp_path / "child.yaml", "extends: laughs.yaml\n")
+    assert "aliases" in _refusal(child)
+
+
+def test_a_deeply_nested_ruleset_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = _write(tmp_path / "deep.yaml", "rounds: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    assert "nested too deeply (more than 200 levels)" in _refusal(path)
+
+
+def test_a_long_value_is_quoted_short(tmp_path: Path) -> None:
+    path = _write(tmp_path / "long.yaml", f"extends: standard\nrounds: {'x' * 100_000}\n")
+    message = _refusal(path)
+    assert message.startswith(f"{path}: rounds: ") and len(message) < 300, message

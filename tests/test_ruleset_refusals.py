@@ -133,3 +133,20 @@ def test_the_limits_themselves_are_accepted() -> None:
         }
     )
     assert no_wild.mulligan.max_face_up == 0
+
+
+def test_a_huge_integer_is_refused_in_a_short_message(tmp_path: Path) -> None:
+    """YAML reads ``0xfff...`` of any length; every number of a ruleset lies in 64 bits, and
+    the message quoting the value stays short (``str()`` of it would raise)."""
+    path = tmp_path / "huge.yaml"
+    path.write_text(
+        "extends: standard\nhazard:\n  penalty: 0x" + "f" * 20_000 + "\n", encoding="utf-8"
+    )
+    with pytest.raises(gr.RulesetError) as caught:
+        gr.load_ruleset(path)
+    message = caught.value.message
+    assert caught.value.code == "bad-ruleset"
+    assert message.startswith(f"{path}: hazard.penalty: ") and len(message) < 300, message
+    assert "<an integer of about 24,083 digits>" in message
+    at_limit = gr.load_ruleset({"extends": "standard", "going_out": {"bonus": -(2**63)}})
+    assert at_limit.going_out.bonus == -(2**63)

@@ -338,6 +338,12 @@ def test_an_inline_ruleset_record_is_valid() -> None:
         ("nonesuch", "no bundled ruleset named 'nonesuch'"),
         ({"extends": "standard", "rounds": 0}, "rounds"),
         ({"extends": "nonesuch"}, "no bundled ruleset"),
+        # A name the file system refuses to look up (OSError "File name too long") or cannot
+        # hold (a null byte): the ruleset cannot be found.
+        ("a" * 300, "cannot be looked up: File name too long"),
+        ("a" * 300 + ".yaml", "cannot be looked up: File name too long"),
+        ({"extends": "b" * 300}, "cannot be looked up: File name too long"),
+        ("a\x00b.yaml", "cannot be looked up: embedded null byte"),
     ],
 )
 def test_a_ruleset_that_cannot_be_used_is_an_unknown_ruleset_saying_why(
@@ -493,3 +499,16 @@ def test_a_record_cannot_ask_for_a_ruleset_too_large_to_replay(
     verdict = verdict_of(data)
     assert where(verdict) == ("unknown-ruleset", None, None)
     assert verdict.error is not None and words in verdict.error.message
+
+
+def test_a_ruleset_file_with_aliases_is_an_unknown_ruleset_at_once(tmp_path: Path) -> None:
+    """A billion-laughs ruleset file named by a record once hung the validator."""
+    lines = ['a0: ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    (tmp_path / "laughs.yaml").write_text("\n".join([*lines, "rounds: *a9", ""]))
+    data = standard(SETUP)
+    data["ruleset"] = "laughs.yaml"
+    del data["ruleset_sha256"]
+    verdict = verdict_of(data, base_dir=tmp_path)
+    assert where(verdict) == ("unknown-ruleset", None, None)
+    assert verdict.error is not None and "aliases (*name) are not allowed" in verdict.error.message
