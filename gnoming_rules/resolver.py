@@ -6,6 +6,10 @@ few rulesets keeps them here. Bundled rulesets and self-contained inline mapping
 pure data and always cached; rulesets read from files are cached only when the owner
 asks (``cache_files=True``, as the command line does for one run), because a
 long-lived program could otherwise miss an edit to the file.
+
+A server that validates records from strangers limits the files a record may make it
+read: ``RulesetResolver(files="none")`` (bundled names and inline rulesets only) or
+``RulesetResolver(files=Path("house-rules"))`` (files inside that folder only).
 """
 
 from __future__ import annotations
@@ -15,27 +19,30 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .ruleset import Ruleset, RulesetSource, load_ruleset, looks_like_path
+from .ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
 
 
 class RulesetResolver:
     """Resolves a record's ``ruleset`` (name, path or inline mapping) to a :class:`Ruleset`.
 
-    Raises :class:`~gnoming_rules.errors.RulesetError` as :func:`load_ruleset` does.
+    ``files`` limits the ruleset files it reads (``"any"``, ``"none"`` or a folder; see
+    :data:`~gnoming_rules.ruleset.RulesetFiles`). Raises
+    :class:`~gnoming_rules.errors.RulesetError` as :func:`load_ruleset` does.
     """
 
-    def __init__(self, *, cache_files: bool = False) -> None:
+    def __init__(self, *, cache_files: bool = False, files: RulesetFiles = "any") -> None:
         self.cache_files = cache_files
+        self.files = files
         self._cache: dict[tuple[str, str], Ruleset] = {}
 
     def resolve(self, source: RulesetSource, base_dir: Path | None = None) -> Ruleset:
         """The ruleset ``source`` names, relative paths read from ``base_dir`` (default: cwd)."""
         key = self._key(source, base_dir)
         if key is None:
-            return load_ruleset(source, base_dir=base_dir)
+            return load_ruleset(source, base_dir=base_dir, files=self.files)
         cached = self._cache.get(key)
         if cached is None:
-            cached = load_ruleset(source, base_dir=base_dir)
+            cached = load_ruleset(source, base_dir=base_dir, files=self.files)
             self._cache[key] = cached
         return cached
 

@@ -39,6 +39,10 @@ if TYPE_CHECKING:
     from .compiled import CompiledRules
 
 RulesetSource = str | Path | Mapping[str, Any]
+RulesetFiles = Literal["any", "none"] | Path
+"""Which ruleset files may be read: any, none (bundled names and inline mappings only), or
+only those inside a folder. A server validating strangers' records picks one of the last
+two, so that a record's ``ruleset`` (or an ``extends`` in a file) cannot read other files."""
 """What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
 
 _SUFFIXES = (".yaml", ".yml", ".json")
@@ -311,24 +315,31 @@ def merge_patch(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, 
     return merged
 
 
-def load_ruleset(source: RulesetSource, *, base_dir: Path | None = None) -> Ruleset:
+def load_ruleset(
+    source: RulesetSource, *, base_dir: Path | None = None, files: RulesetFiles = "any"
+) -> Ruleset:
     """Load, resolve (``extends``) and check a ruleset.
 
     ``source`` is a bundled name (``"standard"``), a path to a YAML or JSON file, or a
     mapping (an inline ruleset, which may itself say ``extends:``). Relative paths are
     read from ``base_dir`` (default: the current folder); an ``extends:`` path inside a
-    file is relative to that file's folder.
+    file is relative to that file's folder. ``files`` limits which files may be read
+    (see :data:`RulesetFiles`); bundled names are always allowed.
 
-    Raises :class:`RulesetError`: ``unknown-ruleset`` when a name or file is not found,
-    ``bad-ruleset`` when it cannot be read or played; the message names the field.
+    Raises :class:`RulesetError`: ``unknown-ruleset`` when a name or file is not found
+    (or not allowed), ``bad-ruleset`` when it cannot be read or played; the message names
+    the field.
     """
     base = base_dir if base_dir is not None else Path.cwd()
+    allowed = files if isinstance(files, str) else _looked_up(files.resolve, str(files))
     if isinstance(source, Mapping):
-        data, label = _resolve_mapping(source, base, "inline ruleset", ())
+        data, label = _resolve_mapping(source, base, "inline ruleset", (), allowed)
         default_name = _default_name(source, "inline")
     else:
         as_path = isinstance(source, Path)
-        data, label, default_name = _resolve_reference(str(source), base, (), as_path)
+        data, label, default_name = _resolve_reference(
+            str(source), base, (), allowed, as_path=as_path
+        )
     data.setdefault("name", default_name)
     return _validate(data, label)
 
@@ -342,6 +353,8 @@ def _resolve_reference(
     reference: str,
     base: Path,
     chain: tuple[str, ...],
+    files: RulesetFiles,
+    *,
     as_path: bool = False,
     referrer: str | None = None,
 ) -> tuple[dict[str, Any], str, str]:
@@ -356,6 +369,11 @@ def _resolve_reference(
         label = one_line(reference)
         path = _looked_up((base / reference).resolve, label)
         name = path.stem
+        if files == "none" or (isinstance(files, Path) and not path.is_relative_to(files)):
+            where = "here" if files == "none" else f"outside {one_line(str(files))}"
+            raise RulesetError(
+                "unknown-ruleset", f"{via}{label}: ruleset files may not be read {where}"
+            )
     else:
         path = bundled_dir() / f"{reference}.yaml"
         label = name = one_line(reference)
@@ -374,7 +392,7 @@ def _resolve_reference(
         looked = f" (looked for {one_line(str(path))})" if via else ""
         raise RulesetError("unknown-ruleset", f"{via}{label}: no such ruleset file{looked}")
     raw = _read_document(path, label)
-    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key))
+    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key), files)
     return data, label, name
 
 
@@ -406,7 +424,11 @@ def _read_document(path: Path, label: str) -> Mapping[str, Any]:
 
 
 def _resolve_mapping(
-    mapping: Mapping[str, Any], base: Path, label: str, chain: tuple[str, ...]
+    mapping: Mapping[str, Any],
+    base: Path,
+    label: str,
+    chain: tuple[str, ...],
+    files: RulesetFiles,
 ) -> tuple[dict[str, Any], str]:
     data = _with_int_faces(dict(mapping))
     data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
@@ -416,7 +438,7 @@ def _resolve_mapping(
         return data, label
     if not isinstance(parent, str) or not parent:
         raise RulesetError("bad-ruleset", f"{label}: extends: must name a ruleset or a file")
-    parent_data, _, _ = _resolve_reference(parent, base, chain, referrer=label)
+    parent_data, _, _ = _resolve_reference(parent, base, chain, files, referrer=label)
     parent_data.pop("name", None)
     parent_data.pop("description", None)
     return merge_patch(parent_data, data), label

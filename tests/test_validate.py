@@ -16,6 +16,7 @@ from kit import EXAMPLES, ILLEGAL, examples, verdict_of, where
 import gnoming_rules as gr
 from gnoming_rules.bots import play_game
 from gnoming_rules.record import parse_record
+from gnoming_rules.ruleset import RulesetFiles
 from gnoming_rules.validate import (
     INPUT_ERROR_CODES,
     replay_file,
@@ -512,3 +513,38 @@ def test_a_ruleset_file_with_aliases_is_an_unknown_ruleset_at_once(tmp_path: Pat
     verdict = verdict_of(data, base_dir=tmp_path)
     assert where(verdict) == ("unknown-ruleset", None, None)
     assert verdict.error is not None and "aliases (*name) are not allowed" in verdict.error.message
+
+
+def test_a_resolver_can_limit_the_ruleset_files_a_record_makes_it_read(tmp_path: Path) -> None:
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "quick3.yaml").write_text("extends: quick\nbounce: false\n", encoding="utf-8")
+    (house / "escape.yaml").write_text("extends: ../secret.yaml\n", encoding="utf-8")
+    (tmp_path / "secret.yaml").write_text("extends: standard\n", encoding="utf-8")
+    rules = gr.load_ruleset(house / "quick3.yaml")
+    record, _ = play_game(rules, 3, seed=1)
+
+    def verdict(ruleset: Any, files: RulesetFiles) -> gr.Verdict:
+        data = json.loads(gr.dump_record(record))
+        data.pop("ruleset_sha256")
+        data["ruleset"] = ruleset
+        folder = tmp_path / "records"
+        folder.mkdir(exist_ok=True)
+        path = folder / "game.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return gr.validate_file(path, resolver=gr.RulesetResolver(files=files))
+
+    inside, outside = "../house/quick3.yaml", str(tmp_path / "secret.yaml")
+    assert verdict(inside, "any").valid and verdict(inside, house).valid
+    bundled = verdict("quick", "none").error  # bundled names are always allowed
+    assert bundled is None or bundled.code != "unknown-ruleset", bundled
+    refusals: list[tuple[Any, RulesetFiles, str]] = [
+        (inside, "none", "ruleset files may not be read here"),
+        (outside, house, f"ruleset files may not be read outside {house}"),
+        ("../house/escape.yaml", house, "../secret.yaml: ruleset files may not be read"),
+        ({"extends": outside}, "none", "ruleset files may not be read here"),
+    ]
+    for ruleset, files, why in refusals:
+        error = verdict(ruleset, files).error
+        assert error is not None and error.code == "unknown-ruleset", (ruleset, error)
+        assert why in error.message and "\n" not in error.message
