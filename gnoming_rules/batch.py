@@ -84,11 +84,21 @@ def _check_task(task: tuple[str, str | None, bool]) -> FileReport:
     return check_file(*task)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it,
+    else every core): the default number of ``gnoming validate`` processes."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return os.cpu_count() or 1
+
+
 def check_files(
     files: Sequence[Path], *, jobs: int = 1, ruleset: str | None = None, as_json: bool = False
 ) -> Iterator[FileReport]:
     """Reports for ``files``, in their order, computed by ``jobs`` processes."""
     tasks = [(str(path), ruleset, as_json) for path in files]
+    jobs = min(jobs, len(tasks))  # a process per file at most
     if jobs <= 1 or len(tasks) < SERIAL_BELOW:
         yield from map(_check_task, tasks)
         return

@@ -25,7 +25,7 @@ from typing import IO, Any, NoReturn
 
 import yaml
 
-from .batch import check_files, record_files
+from .batch import check_files, record_files, usable_cores
 from .bots import play_game
 from .cards import face_from_text
 from .errors import GnomingError, RulesetError
@@ -95,17 +95,29 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print RECORD.md's verdict objects")
     validate.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
     validate.add_argument(
-        "--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N", help="processes"
+        "--jobs",
+        type=_positive,
+        default=usable_cores(),
+        metavar="N",
+        help="processes (default: the cores this process may use, %(default)s here)",
     )
     validate.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     validate.set_defaults(command=cmd_validate)
 
     play = commands.add_parser("play", help="play a game with bots and write its record")
-    play.add_argument("--players", type=int, required=True, metavar="N")
+    play.add_argument("--players", type=int, required=True, metavar="N", help="number of seats")
     play.add_argument("--seed", type=int, default=None, metavar="S", help="default: random")
-    play.add_argument("--ruleset", default="standard", metavar="R", help="name or path")
-    play.add_argument("--bot", choices=("random", "greedy"), default="greedy")
-    play.add_argument("--out", metavar="F", help="record file (.json/.yaml), - for stdout")
+    play.add_argument(
+        "--ruleset", default="standard", metavar="R", help="name or path (default: standard)"
+    )
+    play.add_argument(
+        "--bot", choices=("random", "greedy"), default="greedy", help="default: greedy"
+    )
+    play.add_argument(
+        "--out",
+        metavar="F",
+        help="record file (.json/.yaml), - for stdout (default: gnoming-game-S.json)",
+    )
     play.add_argument("--names", metavar="A,B,...", help="player names, comma-separated")
     play.add_argument("--no-claims", action="store_true", help="write no card/score claims")
     play.set_defaults(command=cmd_play)
@@ -119,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score one layout, with the breakdown")
     score.add_argument("cards", nargs="+", metavar="CARD", help="row-major: 5 5 M 3 -2 9 5 H 1")
-    score.add_argument("--ruleset", default="standard", metavar="R")
+    score.add_argument(
+        "--ruleset", default="standard", metavar="R", help="name or path (default: standard)"
+    )
     score.set_defaults(command=cmd_score)
 
     listing = commands.add_parser("rulesets", help="list the bundled rulesets")
@@ -149,7 +163,10 @@ if any, must still match R."""
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
@@ -178,9 +195,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if progress is not None:
         progress.clear()
     if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
-        summary = (
-            f"{len(files)} files: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
-        )
+        files_text = "1 file" if len(files) == 1 else f"{len(files)} files"
+        summary = f"{files_text}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
         print(summary, file=sys.stderr if args.json else sys.stdout)
     return 2 if counts[2] else 1 if counts[1] else 0
 

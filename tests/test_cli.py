@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
+from gnoming_rules import batch
 from gnoming_rules.batch import record_files
 from gnoming_rules.cli import _Progress, main
 from gnoming_rules.schemas import ruleset_schema
@@ -117,6 +120,34 @@ def test_validate_in_parallel_prints_the_same_as_in_one_process() -> None:
     two = gnoming("validate", "--jobs", "2", "examples")
     assert (one.returncode, one.stdout) == (two.returncode, two.stdout)
     assert len(one.stdout.splitlines()) > 25
+
+
+def test_validate_says_1_file_and_refuses_a_jobs_count_that_is_no_number(tmp_path: Path) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    shutil.copy(EXAMPLES / "demo-game.json", folder)
+    done = gnoming("validate", "--quiet", str(folder), cwd=ROOT)
+    assert done.stdout.splitlines()[-1] == "1 file: 1 valid, 0 invalid, 0 unreadable"
+    refused = gnoming("validate", "--jobs", "abc", str(folder))
+    assert refused.returncode == 2 and "_positive" not in refused.stderr
+    assert "--jobs: must be a whole number, got 'abc'" in refused.stderr
+
+
+def test_validate_never_starts_more_processes_than_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+    real_pool = multiprocessing.get_context("fork").Pool
+
+    class CountingContext:
+        def Pool(self, processes: int) -> Any:  # noqa: N802 (multiprocessing's name)
+            started.append(processes)
+            return real_pool(processes)
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: CountingContext())
+    files = record_files([EXAMPLES / "illegal"])[:10]
+    reports = list(batch.check_files(files, jobs=300))
+    assert [report.path for report in reports] == [str(path) for path in files]
+    assert started == [10]
+    assert batch.usable_cores() >= 1
 
 
 def test_validate_ruleset_override_still_checks_the_hash() -> None:
