@@ -188,7 +188,7 @@ def replay_record(
         code: str, message: str, round_: int | None = None, rules: Ruleset | None = None
     ) -> Replay:
         error = VerdictError(round_, None, code, None if code != "bad-deal" else "3.1", message)
-        verdict = Verdict(False, False, error, (), zeros if code != "bad-record" else (), ())
+        verdict = Verdict(False, False, error, (), zeros, ())  # a record, though unplayable
         return Replay(verdict, record, rules, None, None)
 
     try:

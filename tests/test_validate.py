@@ -548,3 +548,15 @@ def test_a_resolver_can_limit_the_ruleset_files_a_record_makes_it_read(tmp_path:
         error = verdict(ruleset, files).error
         assert error is not None and error.code == "unknown-ruleset", (ruleset, error)
         assert why in error.message and "\n" not in error.message
+
+
+def test_a_table_the_ruleset_cannot_seat_is_a_bad_record_with_zero_totals() -> None:
+    record, _ = play_game(gr.load_ruleset("standard"), 3, seed=2)
+    data = json.loads(gr.dump_record(record))
+    data.pop("ruleset_sha256")
+    data["ruleset"] = {"extends": "standard", "players": {"min": 4}}  # 3 seats: too few
+    verdict = gr.validate_record(parse_record(json.dumps(data)))
+    assert verdict.error is not None and verdict.error.code == "bad-record"
+    assert "outside this ruleset's 4 to 7" in verdict.error.message
+    # RECORD.md: zeros when no round finished; [] only when the input is not a record.
+    assert (verdict.scores, verdict.totals, verdict.exit_status) == ((), (0, 0, 0), 2)
