@@ -28,7 +28,7 @@ import yaml
 from .batch import check_files, record_files, usable_cores
 from .bots import play_game
 from .cards import face_from_text
-from .errors import GnomingError, RulesetError
+from .errors import GnomingError, RulesetError, quoted
 from .record import dump_record, write_record
 from .render import describe_turn, draw_layout, draw_table, seat_name
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset, looks_like_path
@@ -312,7 +312,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     moves = len(record.rounds[round_index].moves)
     move_index = args.move
     if move_index is not None and not 0 <= move_index <= moves:
-        raise UsageError(f"--move {move_index}: round {round_index} has moves 0 to {moves - 1}")
+        raise UsageError(
+            f"--move {move_index}: round {round_index} has {moves} moves: --move 0 to {moves} "
+            f"({moves}: after its last move)"
+        )
     replay = replay_file(args.path, ruleset=args.ruleset, until=(round_index, move_index))
     state, rules = replay.state, replay.ruleset
     assert rules is not None
@@ -413,7 +416,7 @@ def cmd_ruleset_diff(args: argparse.Namespace) -> int:
     for label in ("name", "description"):
         before, after = getattr(old, label), getattr(new, label)
         if before != after:
-            print(f"{label}: {json.dumps(before)} -> {json.dumps(after)} (a label, not a rule)")
+            print(f"{label}: {quoted(before)} -> {quoted(after)} (a label, not a rule)")
     changes = ruleset_changes(old, new)
     for path, before, after in changes:
         print(f"{path}: {_value_text(before)} -> {_value_text(after)}")
