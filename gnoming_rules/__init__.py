@@ -39,7 +39,14 @@ from .engine import (
     round_first_player,
     sample_chance,
 )
-from .errors import ERROR_CODES, GnomingError, IllegalMove, RecordError, RulesetError
+from .errors import (
+    ERROR_CODES,
+    GnomingError,
+    IllegalMove,
+    LayoutError,
+    RecordError,
+    RulesetError,
+)
 from .moves import (
     Bounce,
     ChanceEvent,
@@ -57,7 +64,7 @@ from .record import Record, dump_record, parse_record, read_record, write_record
 from .recorder import Recorder
 from .resolver import RulesetResolver
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .scoring import ScoreBreakdown, score_breakdown, score_layout
+from .scoring import ScoreBreakdown, score_breakdown, score_layout, score_visible
 from .state import Phase, State
 from .validate import (
     Replay,
@@ -86,6 +93,7 @@ __all__ = [
     "GnomingError",
     "GreedyBot",
     "IllegalMove",
+    "LayoutError",
     "Move",
     "Phase",
     "Place",
@@ -126,6 +134,7 @@ __all__ = [
     "sample_chance",
     "score_breakdown",
     "score_layout",
+    "score_visible",
     "validate_file",
     "validate_record",
     "write_record",

@@ -13,14 +13,14 @@ import random
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
-from .cards import HAZARD, Face
+from .cards import Face
 from .engine import apply, legal_moves, new_game, sample_chance
 from .errors import GnomingError
 from .moves import Bounce, Discard, Draw, Move, Place, PlayerMove
 from .record import Record
 from .recorder import Recorder
 from .ruleset import Ruleset
-from .scoring import score_layout
+from .scoring import score_visible
 from .state import Phase, State
 
 BotKind = Literal["random", "greedy"]
@@ -163,13 +163,14 @@ def estimate(
     """The layout's score with each face-down card counted at ``unknown`` (default: the
     deck's average card).
 
-    Face-down cards are scored as hazards (which never join a set), then each is re-priced
-    from the hazard penalty to ``unknown``: a set can only form from cards one sees.
+    The face-up cards score as :func:`~gnoming_rules.scoring.score_visible` scores them
+    (a line with a face-down card is no set: a set can only form from cards one sees),
+    and each face-down card adds ``unknown``.
     """
-    hidden = [card if face_up >> slot & 1 else HAZARD for slot, card in enumerate(cards)]
+    shown = [card if face_up >> slot & 1 else None for slot, card in enumerate(cards)]
     down = len(cards) - face_up.bit_count()
     worth = average_card(ruleset) if unknown is None else unknown
-    return score_layout(ruleset, hidden) - down * (ruleset.hazard.penalty - worth)
+    return score_visible(ruleset, shown) + down * worth
 
 
 def average_card(ruleset: Ruleset) -> float:

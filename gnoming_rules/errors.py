@@ -45,6 +45,16 @@ class IllegalMove(GnomingError):
         self.rule = rule
 
 
+class LayoutError(GnomingError, ValueError):
+    """A layout given to the scorer that is not one (code ``bad-layout``).
+
+    The wrong number of cards, or a slot that holds no card face (``None``, ``0``, ``"X"``,
+    ``"5"``, ``5.0``, ``True``); the message names the slot and the value, e.g.
+    ``slot 4: None is not a card ...``. It is also a ``ValueError``, which the scorer
+    raised before it had a code of its own.
+    """
+
+
 class RecordError(GnomingError):
     """A game record that is not a playable record (``bad-record``, ``bad-deal``, ...).
 
