@@ -39,6 +39,7 @@ from .engine import (
     round_first_player,
     sample_chance,
 )
+from .entries import card_claim, move_from_entry, move_to_entry
 from .errors import (
     ERROR_CODES,
     GnomingError,
@@ -46,6 +47,7 @@ from .errors import (
     LayoutError,
     RecordError,
     RulesetError,
+    StateError,
 )
 from .moves import (
     Bounce,
@@ -60,11 +62,13 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
+from .observation import Observation, observe
 from .record import Record, dump_record, parse_record, read_record, write_record
 from .recorder import Recorder
 from .resolver import RulesetResolver
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset
 from .scoring import ScoreBreakdown, score_breakdown, score_layout, score_visible
+from .snapshot import STATE_FORMAT, state_from_dict, state_to_dict
 from .state import Phase, State
 from .validate import (
     Replay,
@@ -83,6 +87,7 @@ __all__ = [
     "ERROR_CODES",
     "HAZARD",
     "MULLIGAN",
+    "STATE_FORMAT",
     "Bounce",
     "ChanceEvent",
     "Deal",
@@ -95,6 +100,7 @@ __all__ = [
     "IllegalMove",
     "LayoutError",
     "Move",
+    "Observation",
     "Phase",
     "Place",
     "PlayerMove",
@@ -110,10 +116,12 @@ __all__ = [
     "RulesetResolver",
     "ScoreBreakdown",
     "State",
+    "StateError",
     "Verdict",
     "VerdictError",
     "apply",
     "bundled_rulesets",
+    "card_claim",
     "dump_record",
     "engine_moves",
     "explain",
@@ -124,7 +132,10 @@ __all__ = [
     "is_positive",
     "legal_moves",
     "load_ruleset",
+    "move_from_entry",
+    "move_to_entry",
     "new_game",
+    "observe",
     "parse_record",
     "play_game",
     "read_record",
@@ -135,6 +146,8 @@ __all__ = [
     "score_breakdown",
     "score_layout",
     "score_visible",
+    "state_from_dict",
+    "state_to_dict",
     "validate_file",
     "validate_record",
     "write_record",

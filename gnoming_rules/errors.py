@@ -55,6 +55,14 @@ class LayoutError(GnomingError, ValueError):
     """
 
 
+class StateError(GnomingError):
+    """A saved state that cannot be restored (code ``bad-state``).
+
+    Raised by :func:`~gnoming_rules.snapshot.state_from_dict`; the message starts with the
+    field at fault, e.g. ``cards[1][4]: not a card: ...`` or ``phase: must be one of ...``.
+    """
+
+
 class RecordError(GnomingError):
     """A game record that is not a playable record (``bad-record``, ``bad-deal``, ...).
 
