@@ -8,6 +8,7 @@ Quick start::
     rules = gr.load_ruleset("standard")
     rng = random.Random(7)
     state = gr.new_game(rules, players=4, first_player=0)
+    move: gr.Move  # a chance event or a player's move
     while not state.is_over:
         if state.is_chance:
             move = gr.sample_chance(rules, state, rng)   # a deal or a reshuffle
@@ -28,7 +29,7 @@ Game records (RECORD.md)::
     verdict = gr.validate_file("examples/demo-game.json")   # the same, from a file
 """
 
-from .bots import GreedyBot, RandomBot, play_game
+from .bots import Bot, BotKind, GreedyBot, RandomBot, play_game
 from .cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
 from .engine import (
     apply,
@@ -67,10 +68,18 @@ from .record import Record, dump_record, parse_record, read_record, write_record
 from .recorder import Recorder
 from .resolver import RulesetResolver
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .scoring import ScoreBreakdown, score_breakdown, score_layout, score_visible
+from .scoring import (
+    CardScore,
+    ScoreBreakdown,
+    SetLine,
+    score_breakdown,
+    score_layout,
+    score_visible,
+)
 from .snapshot import STATE_FORMAT, state_from_dict, state_to_dict
 from .state import Phase, State
 from .validate import (
+    INPUT_ERROR_CODES,
     Replay,
     Verdict,
     VerdictError,
@@ -86,9 +95,13 @@ __version__ = "0.1.0"
 __all__ = [
     "ERROR_CODES",
     "HAZARD",
+    "INPUT_ERROR_CODES",
     "MULLIGAN",
     "STATE_FORMAT",
+    "Bot",
+    "BotKind",
     "Bounce",
+    "CardScore",
     "ChanceEvent",
     "Deal",
     "Discard",
@@ -115,6 +128,7 @@ __all__ = [
     "RulesetError",
     "RulesetResolver",
     "ScoreBreakdown",
+    "SetLine",
     "State",
     "StateError",
     "Verdict",

@@ -248,9 +248,5 @@ __all__ = [
     "BotKind",
     "GreedyBot",
     "RandomBot",
-    "average_card",
-    "default_names",
-    "estimate",
-    "make_bot",
     "play_game",
 ]

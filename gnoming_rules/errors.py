@@ -4,6 +4,13 @@ Every error carries a stable ``code`` (the codes of RECORD.md, plus a few for li
 use such as ``bad-ruleset``) and a one-line ``message`` that says what was wrong and, where
 it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
 :class:`GnomingError` to handle them all, or a subclass for one kind.
+
+The library's own codes, beside RECORD.md's (:data:`ERROR_CODES`): ``unknown-ruleset``
+and ``bad-ruleset`` (:class:`RulesetError`), ``bad-layout`` (:class:`LayoutError`, the
+scorer), ``bad-state`` (:class:`StateError`, restoring a saved state), ``bad-setup``
+(``new_game``: a player count or seat that does not fit), ``bad-seat`` (``observe``: no
+such seat), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
+game) and ``bot-stuck`` (``play_game``: the game did not end).
 """
 
 from __future__ import annotations
@@ -109,3 +116,14 @@ ERROR_CODES: tuple[str, ...] = (
     "moves-after-end",
 )
 """The stable error codes of a record verdict (RECORD.md), in the order the spec lists them."""
+
+
+__all__ = [
+    "ERROR_CODES",
+    "GnomingError",
+    "IllegalMove",
+    "LayoutError",
+    "RecordError",
+    "RulesetError",
+    "StateError",
+]

@@ -81,3 +81,8 @@ def default_reference(ruleset: Ruleset) -> str | dict[str, Any]:
         if bundled.sha256 == ruleset.sha256:
             return ruleset.name
     return ruleset.model_dump(mode="json")
+
+
+__all__ = [
+    "Recorder",
+]

@@ -263,3 +263,13 @@ def _card_note(card: Face) -> str:
     if card == MULLIGAN:
         return "mulligan in no set"
     return "negative card" if isinstance(card, int) and card < 0 else "in no set"
+
+
+__all__ = [
+    "CardScore",
+    "ScoreBreakdown",
+    "SetLine",
+    "score_breakdown",
+    "score_layout",
+    "score_visible",
+]
