@@ -8,6 +8,7 @@ Quick start::
     rules = gr.load_ruleset("standard")
     rng = random.Random(7)
     state = gr.new_game(rules, players=4, first_player=0)
+    move: gr.Move  # a chance event or a player's move
     while not state.is_over:
         if state.is_chance:
             move = gr.sample_chance(rules, state, rng)   # a deal or a reshuffle
@@ -28,7 +29,7 @@ Game records (RECORD.md)::
     verdict = gr.validate_file("examples/demo-game.json")   # the same, from a file
 """
 
-from .bots import GreedyBot, RandomBot, play_game
+from .bots import Bot, BotKind, GreedyBot, RandomBot, play_game
 from .cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
 from .engine import (
     apply,
@@ -39,7 +40,16 @@ from .engine import (
     round_first_player,
     sample_chance,
 )
-from .errors import ERROR_CODES, GnomingError, IllegalMove, RecordError, RulesetError
+from .entries import card_claim, move_from_entry, move_to_entry
+from .errors import (
+    ERROR_CODES,
+    GnomingError,
+    IllegalMove,
+    LayoutError,
+    RecordError,
+    RulesetError,
+    StateError,
+)
 from .moves import (
     Bounce,
     ChanceEvent,
@@ -53,13 +63,23 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
+from .observation import Observation, observe
 from .record import Record, dump_record, parse_record, read_record, write_record
 from .recorder import Recorder
 from .resolver import RulesetResolver
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .scoring import ScoreBreakdown, score_breakdown, score_layout
+from .scoring import (
+    CardScore,
+    ScoreBreakdown,
+    SetLine,
+    score_breakdown,
+    score_layout,
+    score_visible,
+)
+from .snapshot import STATE_FORMAT, state_from_dict, state_to_dict
 from .state import Phase, State
 from .validate import (
+    INPUT_ERROR_CODES,
     Replay,
     Verdict,
     VerdictError,
@@ -75,8 +95,13 @@ __version__ = "0.1.0"
 __all__ = [
     "ERROR_CODES",
     "HAZARD",
+    "INPUT_ERROR_CODES",
     "MULLIGAN",
+    "STATE_FORMAT",
+    "Bot",
+    "BotKind",
     "Bounce",
+    "CardScore",
     "ChanceEvent",
     "Deal",
     "Discard",
@@ -86,7 +111,9 @@ __all__ = [
     "GnomingError",
     "GreedyBot",
     "IllegalMove",
+    "LayoutError",
     "Move",
+    "Observation",
     "Phase",
     "Place",
     "PlayerMove",
@@ -101,11 +128,14 @@ __all__ = [
     "RulesetError",
     "RulesetResolver",
     "ScoreBreakdown",
+    "SetLine",
     "State",
+    "StateError",
     "Verdict",
     "VerdictError",
     "apply",
     "bundled_rulesets",
+    "card_claim",
     "dump_record",
     "engine_moves",
     "explain",
@@ -116,7 +146,10 @@ __all__ = [
     "is_positive",
     "legal_moves",
     "load_ruleset",
+    "move_from_entry",
+    "move_to_entry",
     "new_game",
+    "observe",
     "parse_record",
     "play_game",
     "read_record",
@@ -126,6 +159,9 @@ __all__ = [
     "sample_chance",
     "score_breakdown",
     "score_layout",
+    "score_visible",
+    "state_from_dict",
+    "state_to_dict",
     "validate_file",
     "validate_record",
     "write_record",

@@ -13,14 +13,14 @@ import random
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
-from .cards import HAZARD, Face
+from .cards import Face
 from .engine import apply, legal_moves, new_game, sample_chance
 from .errors import GnomingError
 from .moves import Bounce, Discard, Draw, Move, Place, PlayerMove
 from .record import Record
 from .recorder import Recorder
 from .ruleset import Ruleset
-from .scoring import score_layout
+from .scoring import score_visible
 from .state import Phase, State
 
 BotKind = Literal["random", "greedy"]
@@ -54,8 +54,9 @@ class RandomBot:
 class GreedyBot:
     """Keeps a card when it lowers the estimated score of the layout; else discards it.
 
-    Draws a discard pile's top card when placing it would lower the estimate by more
-    than :attr:`take_margin`; otherwise draws from the draw pile. Reveals and flips at
+    Draws a discard pile's top card when its best legal play (as the engine's
+    ``legal_moves`` offers it after the draw) would lower the estimate by more than
+    :attr:`take_margin`; otherwise draws from the draw pile. Reveals and flips at
     random (it cannot know what lies face down). As a round drags on, a face-down card
     is counted a little higher each turn (:attr:`impatience`), so that the bots end up
     turning their cards up and going out rather than swapping high cards forever.
@@ -93,27 +94,48 @@ class GreedyBot:
         return estimate(ruleset, cards, face_up, unknown=self._unknown)
 
     def _draw(self, ruleset: Ruleset, state: State, moves: Sequence[PlayerMove]) -> PlayerMove:
+        """Take a discard pile's top when its best *legal* play gains more than the margin.
+
+        What the taken card may do is asked of the engine (the state after the draw and
+        its legal moves), so a mulligan at the limit of RULES 7.2, which may only replace
+        a face-up mulligan, is worth nothing here; valuing it as if it could go anywhere
+        made two bots hand a mulligan back and forth for ever. With no draw pile to fall
+        back on, the best discard draw is taken whatever it gains.
+        """
         seat = state.turn
-        layout, up = state.cards[seat], state.face_up[seat]
-        now = self._estimate(ruleset, layout, up)
+        now = self._estimate(ruleset, state.cards[seat], state.face_up[seat])
+        from_deck: PlayerMove | None = None
         best: tuple[float, PlayerMove] | None = None
         for move in moves:
-            if not isinstance(move, Draw) or move.pile is None:
+            if not isinstance(move, Draw):
                 continue
-            card = state.discard_piles[move.pile][-1]
-            placed = min(
-                self._estimate(ruleset, _placed(layout, slot, card), up | 1 << slot)
-                for slot in range(len(layout))
-            )
-            gain = now - placed
-            if gain > self.take_margin and (best is None or gain > best[0]):
+            if move.pile is None:
+                from_deck = move
+                continue
+            gain = now - self._best_play(ruleset, apply(ruleset, state, move))
+            if best is None or gain > best[0]:
                 best = (gain, move)
-        if best is not None:
-            return best[1]
-        for move in moves:
-            if isinstance(move, Draw) and move.pile is None:
-                return move
-        return self.rng.choice(moves)
+        if from_deck is not None and (best is None or best[0] <= self.take_margin):
+            return from_deck
+        assert best is not None  # a turn begins only with something to draw (RULES 8.7)
+        return best[1]
+
+    def _best_play(self, ruleset: Ruleset, state: State) -> float:
+        """The lowest estimate the held card reaches by one legal play (or a legal discard)."""
+        seat = state.turn
+        layout, up = state.cards[seat], state.face_up[seat]
+        held = state.held
+        assert held is not None
+        best = float("inf")
+        for move in legal_moves(ruleset, state):
+            if isinstance(move, Place):
+                slot = move.slot
+                best = min(
+                    best, self._estimate(ruleset, _placed(layout, slot, held), up | 1 << slot)
+                )
+            elif isinstance(move, Discard):
+                best = min(best, self._estimate(ruleset, layout, up))
+        return best
 
     def _keep_or_discard(
         self, ruleset: Ruleset, state: State, moves: Sequence[PlayerMove]
@@ -141,13 +163,14 @@ def estimate(
     """The layout's score with each face-down card counted at ``unknown`` (default: the
     deck's average card).
 
-    Face-down cards are scored as hazards (which never join a set), then each is re-priced
-    from the hazard penalty to ``unknown``: a set can only form from cards one sees.
+    The face-up cards score as :func:`~gnoming_rules.scoring.score_visible` scores them
+    (a line with a face-down card is no set: a set can only form from cards one sees),
+    and each face-down card adds ``unknown``.
     """
-    hidden = [card if face_up >> slot & 1 else HAZARD for slot, card in enumerate(cards)]
+    shown = [card if face_up >> slot & 1 else None for slot, card in enumerate(cards)]
     down = len(cards) - face_up.bit_count()
     worth = average_card(ruleset) if unknown is None else unknown
-    return score_layout(ruleset, hidden) - down * (ruleset.hazard.penalty - worth)
+    return score_visible(ruleset, shown) + down * worth
 
 
 def average_card(ruleset: Ruleset) -> float:
@@ -208,7 +231,11 @@ def play_game(
         )
         state = apply(ruleset, state, move)
         recorder.add(move, state)
-    raise GnomingError("bot-stuck", f"the game did not end within {MOVE_LIMIT} moves")
+    raise GnomingError(
+        "bot-stuck",
+        f"seed {seed}: the game did not end within {MOVE_LIMIT} moves (stopped in round "
+        f"{state.round}; some variants allow a round that no legal move can end)",
+    )
 
 
 def default_names(players: int) -> list[str]:
@@ -221,9 +248,5 @@ __all__ = [
     "BotKind",
     "GreedyBot",
     "RandomBot",
-    "average_card",
-    "default_names",
-    "estimate",
-    "make_bot",
     "play_game",
 ]

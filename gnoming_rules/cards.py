@@ -66,3 +66,14 @@ def face_sort_key(card: Face) -> tuple[int, int]:
 def sorted_faces(cards: Iterable[Face]) -> list[Face]:
     """The cards in :func:`face_sort_key` order: a canonical form of a multiset of cards."""
     return sorted(cards, key=face_sort_key)
+
+
+__all__ = [
+    "HAZARD",
+    "MULLIGAN",
+    "Face",
+    "face_from_text",
+    "face_text",
+    "is_face",
+    "is_positive",
+]

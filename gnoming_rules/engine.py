@@ -729,3 +729,14 @@ _HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
     Deal: _deal,  # type: ignore[dict-item]
     Reshuffle: _reshuffle,  # type: ignore[dict-item]
 }
+
+
+__all__ = [
+    "apply",
+    "explain",
+    "is_legal",
+    "legal_moves",
+    "new_game",
+    "round_first_player",
+    "sample_chance",
+]

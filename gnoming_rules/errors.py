@@ -4,6 +4,13 @@ Every error carries a stable ``code`` (the codes of RECORD.md, plus a few for li
 use such as ``bad-ruleset``) and a one-line ``message`` that says what was wrong and, where
 it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
 :class:`GnomingError` to handle them all, or a subclass for one kind.
+
+The library's own codes, beside RECORD.md's (:data:`ERROR_CODES`): ``unknown-ruleset``
+and ``bad-ruleset`` (:class:`RulesetError`), ``bad-layout`` (:class:`LayoutError`, the
+scorer), ``bad-state`` (:class:`StateError`, restoring a saved state), ``bad-setup``
+(``new_game``: a player count or seat that does not fit), ``bad-seat`` (``observe``: no
+such seat), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
+game) and ``bot-stuck`` (``play_game``: the game did not end).
 """
 
 from __future__ import annotations
@@ -45,6 +52,24 @@ class IllegalMove(GnomingError):
     def __init__(self, code: str, rule: str | None, message: str) -> None:
         super().__init__(code, message)
         self.rule = rule
+
+
+class LayoutError(GnomingError, ValueError):
+    """A layout given to the scorer that is not one (code ``bad-layout``).
+
+    The wrong number of cards, or a slot that holds no card face (``None``, ``0``, ``"X"``,
+    ``"5"``, ``5.0``, ``True``); the message names the slot and the value, e.g.
+    ``slot 4: None is not a card ...``. It is also a ``ValueError``, which the scorer
+    raised before it had a code of its own.
+    """
+
+
+class StateError(GnomingError):
+    """A saved state that cannot be restored (code ``bad-state``).
+
+    Raised by :func:`~gnoming_rules.snapshot.state_from_dict`; the message starts with the
+    field at fault, e.g. ``cards[1][4]: not a card: ...`` or ``phase: must be one of ...``.
+    """
 
 
 class RecordError(GnomingError):
@@ -179,3 +204,14 @@ ERROR_CODES: tuple[str, ...] = (
     "moves-after-end",
 )
 """The stable error codes of a record verdict (RECORD.md), in the order the spec lists them."""
+
+
+__all__ = [
+    "ERROR_CODES",
+    "GnomingError",
+    "IllegalMove",
+    "LayoutError",
+    "RecordError",
+    "RulesetError",
+    "StateError",
+]

@@ -123,3 +123,18 @@ Move: TypeAlias = PlayerMove | ChanceEvent
 """Anything :func:`gnoming_rules.apply` takes."""
 
 PLAYER_MOVE_TYPES: tuple[type[PlayerMove], ...] = (Reveal, Draw, Place, Bounce, Discard, Flip)
+
+
+__all__ = [
+    "Bounce",
+    "ChanceEvent",
+    "Deal",
+    "Discard",
+    "Draw",
+    "Flip",
+    "Move",
+    "Place",
+    "PlayerMove",
+    "Reshuffle",
+    "Reveal",
+]

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from .entries import card_claim, move_to_entry
+from .moves import Deal, Move
 from .record import FORMAT, Record
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset
 from .state import State
@@ -50,7 +51,8 @@ class Recorder:
         if not self._rounds:
             raise ValueError("a record starts with a deal")
         current = self._rounds[-1]
-        current["moves"].append(self._entry(move, after))
+        claim = card_claim(move, after) if self.claims else None
+        current["moves"].append(move_to_entry(move, claim))
         finished = len(after.scores)
         if self.claims and finished == len(self._rounds):
             current["scores"] = list(after.scores[-1])
@@ -71,34 +73,6 @@ class Recorder:
             data["result"] = self._result
         return Record.model_validate(data)
 
-    def _entry(self, move: Move, after: State) -> dict[str, Any]:
-        claims = self.claims
-        if isinstance(move, Reshuffle):
-            return {"action": "reshuffle", "cards": list(move.cards)}
-        if isinstance(move, Draw):
-            entry: dict[str, Any] = {"action": "draw", "player": move.player, "source": move.source}
-            if move.pile is not None:
-                entry["pile"] = move.pile
-            if claims:
-                entry["card"] = after.held
-            return entry
-        if isinstance(move, Discard):
-            entry = {"action": "discard", "player": move.player}
-            if move.pile is not None:
-                entry["pile"] = move.pile
-            return entry
-        if isinstance(move, Place | Bounce):
-            entry = {"action": move.action, "player": move.player, "slot": move.slot}
-            if claims:
-                entry["card"] = after.held
-            return entry
-        if isinstance(move, Reveal | Flip):
-            entry = {"action": move.action, "player": move.player, "slot": move.slot}
-            if claims:
-                entry["card"] = after.cards[move.player][move.slot]
-            return entry
-        raise TypeError(f"not a move: {move!r}")
-
 
 def default_reference(ruleset: Ruleset) -> str | dict[str, Any]:
     """The bundled name of ``ruleset`` if it is one unchanged, else the ruleset inline."""
@@ -107,3 +81,8 @@ def default_reference(ruleset: Ruleset) -> str | dict[str, Any]:
         if bundled.sha256 == ruleset.sha256:
             return ruleset.name
     return ruleset.model_dump(mode="json")
+
+
+__all__ = [
+    "Recorder",
+]

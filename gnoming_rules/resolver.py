@@ -68,3 +68,8 @@ class RulesetResolver:
 
 def _refuse(value: Any) -> Any:
     raise TypeError(f"not JSON data: {value!r}")
+
+
+__all__ = [
+    "RulesetResolver",
+]

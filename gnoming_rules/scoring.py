@@ -7,8 +7,13 @@ it scores ``-v``, and its cards score nothing else. Cards in no set score their 
 mulligans are wild, at most the ruleset's limit, to make the layout's score lowest; a
 wild mulligan may stand for one value in its row and another in its column.
 
-:func:`score_layout` is the fast path used at the end of every round;
-:func:`score_breakdown` also says which lines were sets and what each card counted.
+:func:`score_layout` scores a whole layout, the way a round's end does;
+:func:`score_breakdown` also says which lines were sets and what each card counted;
+:func:`score_visible` scores only the cards a seat shows, for a bot that wants the score
+so far. Each refuses anything that is not a layout with a
+:class:`~gnoming_rules.errors.LayoutError` (code ``bad-layout``) naming the slot and the
+value: a ``None`` (a face-down card in ``State.visible_layout``), ``0``, ``"X"``, ``"5"``,
+``5.0`` or ``True`` is not a card.
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HAZARD, MULLIGAN, Face, face_text
+from .cards import HAZARD, MULLIGAN, Face, face_text, is_face
 from .compiled import CompiledRules, Line
+from .errors import LayoutError
 from .ruleset import Ruleset
 
 
@@ -68,14 +74,21 @@ class ScoreBreakdown:
 
 
 def score_layout(ruleset: Ruleset, cards: Sequence[Face]) -> int:
-    """The lowest score of a full layout (row-major, every card counted) under ``ruleset``."""
-    return layout_score(ruleset.compiled, cards)
+    """The lowest score of a full layout (row-major, every card counted) under ``ruleset``.
+
+    Raises :class:`~gnoming_rules.errors.LayoutError` (``bad-layout``) for the wrong
+    number of cards or a slot that holds no card; for a layout with face-down cards
+    (``None``) use :func:`score_visible`.
+    """
+    rules = ruleset.compiled
+    _check_layout(rules, cards)
+    return _best(rules, cards)[0]
 
 
 def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
     """:func:`score_layout` with the reasons: which lines were sets, what each card counted."""
     rules = ruleset.compiled
-    _check_size(rules, cards)
+    _check_layout(rules, cards)
     total, wild = _best(rules, cards)
     sets, covered = _sets(rules, cards, wild)
     scores = []
@@ -92,16 +105,66 @@ def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
     return ScoreBreakdown(total, sets, wild_slots, tuple(scores))
 
 
+def score_visible(ruleset: Ruleset, cards: Sequence[Face | None]) -> int:
+    """The score of the cards a seat shows: ``cards`` as ``State.visible_layout(seat)`` gives
+    them, ``None`` for a face-down card.
+
+    The reading (docs/decisions.md): a face-down card scores nothing and is in no set, so
+    a row or column that holds one is not a set, whatever it hides; the face-up cards score
+    as 8.2-8.5 say, with the wild mulligans chosen among the face-up ones. With every card
+    face up it is :func:`score_layout`. The going-out bonus (8.6) is not included.
+    """
+    rules = ruleset.compiled
+    _check_size(rules, cards)
+    shown = [HAZARD if card is None else card for card in cards]
+    _check_cards(shown, cards)
+    hidden = len(cards) - sum(1 for card in cards if card is not None)
+    # A hazard joins no set and no wild choice: scored in each face-down slot, then taken off.
+    return _best(rules, shown)[0] - hidden * rules.hazard_penalty
+
+
 def layout_score(rules: CompiledRules, cards: Sequence[Face]) -> int:
-    """:func:`score_layout` on precomputed tables (the engine's entry point)."""
+    """:func:`score_layout` on precomputed tables (the engine's entry point).
+
+    The engine's layouts come from a checked deal, so only their size is checked here.
+    """
     _check_size(rules, cards)
     return _best(rules, cards)[0]
 
 
-def _check_size(rules: CompiledRules, cards: Sequence[Face]) -> None:
+def _check_layout(rules: CompiledRules, cards: Sequence[Face]) -> None:
+    """Refuse a layout of the wrong size, or with anything but a card in a slot."""
+    _check_size(rules, cards)
+    _check_cards(cards, cards)
+
+
+def _check_size(rules: CompiledRules, cards: Sequence[object]) -> None:
     if len(cards) != rules.slots:
-        raise ValueError(
-            f"a {rules.rows}x{rules.cols} layout has {rules.slots} cards, got {len(cards)}"
+        raise LayoutError(
+            "bad-layout",
+            f"a {rules.rows}x{rules.cols} layout has {rules.slots} cards, got {len(cards)}",
+        )
+
+
+def _check_cards(cards: Sequence[object], given: Sequence[object]) -> None:
+    """Refuse the first slot of ``cards`` that holds no card face (``given`` as the caller
+    wrote it, for the message). One plain loop: it costs little beside the scoring."""
+    for card in cards:
+        if type(card) is int:
+            if card:
+                continue
+        elif card in (HAZARD, MULLIGAN):
+            continue
+        slot = next(slot for slot, card in enumerate(cards) if not is_face(card))
+        value = given[slot]
+        hint = (
+            " (a face-down card? score_visible scores the cards a seat shows)"
+            if value is None
+            else ""
+        )
+        raise LayoutError(
+            "bad-layout",
+            f'slot {slot}: {value!r} is not a card: a non-zero int, "H" or "M"{hint}',
         )
 
 
@@ -200,3 +263,13 @@ def _card_note(card: Face) -> str:
     if card == MULLIGAN:
         return "mulligan in no set"
     return "negative card" if isinstance(card, int) and card < 0 else "in no set"
+
+
+__all__ = [
+    "CardScore",
+    "ScoreBreakdown",
+    "SetLine",
+    "score_breakdown",
+    "score_layout",
+    "score_visible",
+]

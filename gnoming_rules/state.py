@@ -13,6 +13,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from .cards import Face
+from .errors import GnomingError
 
 
 class Phase(IntEnum):
@@ -95,6 +96,22 @@ class State(NamedTuple):
         return self.turn
 
     @property
+    def to_move(self) -> int:
+        """The seat to move next, for code that expects a player's move: :attr:`actor` as an
+        ``int``, so that ``bots[state.to_move]`` type-checks.
+
+        Raises :class:`~gnoming_rules.errors.GnomingError` (``no-player-to-move``) while a
+        chance event is due (check :attr:`is_chance` first) or after the game.
+        """
+        actor = self.actor
+        if actor is None:
+            why = "a deal or a reshuffle is due" if self.is_chance else "the game is over"
+            raise GnomingError(
+                "no-player-to-move", f"no seat moves in phase {self.phase.name.lower()}: {why}"
+            )
+        return actor
+
+    @property
     def is_chance(self) -> bool:
         """True when the next step is a chance event (a deal or a reshuffle)."""
         return self.phase in CHANCE_PHASES
@@ -159,3 +176,9 @@ def initial_state(players: int, first_player: int) -> State:
         went_out=None,
         scores=(),
     )
+
+
+__all__ = [
+    "Phase",
+    "State",
+]

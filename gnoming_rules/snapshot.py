@@ -1,0 +1,248 @@
+"""Saving a :class:`~gnoming_rules.state.State` as JSON data and restoring it exactly.
+
+A server that keeps games between requests, or a tool that stores a position, writes
+``state_to_dict(state)`` with ``json.dumps`` and gets the same state back with
+``state_from_dict(json.loads(text), ruleset)``: equal to the original, field for field
+(the phase a :class:`~gnoming_rules.state.Phase` again, tuples as tuples). The form is
+versioned (``"format": "gnoming-state/1"``) and holds every card, the face-down ones and
+the draw pile's order included: it is the referee's view, not a player's (for that, see
+:func:`~gnoming_rules.observation.observe`).
+
+The fields are the state's own, in JSON terms: cards by face (RULES 1.3), the phase by
+its name in lower case (``"draw"``), the face-up and filled masks as lists of slots.
+Restoring checks everything before building the state, so the engine never sees a
+state it could not have reached by its own moves in shape: a missing or unknown field, a
+value of the wrong type, a seat or slot that does not exist, or fields that contradict
+each other raise :class:`~gnoming_rules.errors.StateError` (``bad-state``) with the
+field's path. Given the ruleset, it also checks that the state fits it: the player
+count, the layout size, the round count, and that the cards are exactly the deck.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .cards import Face, sorted_faces
+from .errors import StateError
+from .fields import FieldReader
+from .ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
+from .state import Phase, State
+
+STATE_FORMAT: Final = "gnoming-state/1"
+"""The value of a saved state's ``format`` field."""
+
+MAX_SLOTS: Final = 25
+"""The largest layout a ruleset allows (5x5)."""
+
+_FIELDS: Final = ("format", *State._fields)
+_PHASES: Final = {phase.name.lower(): phase for phase in Phase}
+_HOLDING: Final = frozenset({Phase.PLACE, Phase.BOUNCE, Phase.RESHUFFLE})
+"""The phases in which a card is held: drawn (and a reshuffle due), or displaced."""
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    """``state`` as JSON data (lists, ints, strings, booleans, ``None``), format
+    ``gnoming-state/1``; :func:`state_from_dict` gives the same state back."""
+    return {
+        "format": STATE_FORMAT,
+        "first_player": state.first_player,
+        "round": state.round,
+        "phase": state.phase.name.lower(),
+        "turn": state.turn,
+        "cards": [list(layout) for layout in state.cards],
+        "face_up": [
+            _slots(mask, len(layout))
+            for mask, layout in zip(state.face_up, state.cards, strict=True)
+        ],
+        "draw_pile": list(state.draw_pile),
+        "discard_piles": [list(pile) for pile in state.discard_piles],
+        "removed": list(state.removed),
+        "held": state.held,
+        "taken_from_discard": state.taken_from_discard,
+        "filled": _slots(state.filled, MAX_SLOTS),
+        "chain": state.chain,
+        "flips_owed": list(state.flips_owed),
+        "went_out": state.went_out,
+        "scores": [list(scores) for scores in state.scores],
+    }
+
+
+def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
+    """The state that :func:`state_to_dict` wrote as ``data``.
+
+    Raises :class:`~gnoming_rules.errors.StateError` (``bad-state``) naming the field at
+    fault when ``data`` is not a saved state; with ``ruleset``, also when the state does
+    not fit those rules (players, layout size, rounds, the deck's cards).
+    """
+    read = FieldReader(lambda message: StateError("bad-state", message))
+    fields = read.mapping(data, "", _FIELDS)
+    if fields["format"] != STATE_FORMAT:
+        read.fail("format", f"must be {STATE_FORMAT!r}, got {fields['format']!r}")
+
+    layouts = read.items(fields["cards"], "cards")
+    players = len(layouts)
+    if not 1 <= players <= MAX_PLAYERS:
+        read.fail("cards", f"must hold one layout per seat (1 to {MAX_PLAYERS}), got {players}")
+    cards = tuple(read.faces(layout, f"cards[{seat}]") for seat, layout in enumerate(layouts))
+    size = len(cards[0])
+    for seat, layout in enumerate(cards):
+        if len(layout) != size:
+            read.fail(f"cards[{seat}]", f"has {len(layout)} cards, but cards[0] has {size}")
+    if size > MAX_SLOTS:
+        read.fail("cards[0]", f"has {size} cards; a layout has at most {MAX_SLOTS}")
+    seat_high = players - 1
+
+    face_up = tuple(
+        _mask(read, slots, f"face_up[{seat}]", size)
+        for seat, slots in enumerate(read.items(fields["face_up"], "face_up", players))
+    )
+    phase = _PHASES[read.choice(fields["phase"], "phase", tuple(_PHASES))]
+    state = State(
+        first_player=read.integer(fields["first_player"], "first_player", 0, seat_high),
+        round=read.integer(fields["round"], "round", 0, MAX_ROUNDS),
+        phase=phase,
+        turn=read.integer(fields["turn"], "turn", -1, seat_high),
+        cards=cards,
+        face_up=face_up,
+        draw_pile=read.faces(fields["draw_pile"], "draw_pile"),
+        discard_piles=tuple(
+            read.faces(pile, f"discard_piles[{index}]")
+            for index, pile in enumerate(read.items(fields["discard_piles"], "discard_piles", 2))
+        ),
+        removed=read.faces(fields["removed"], "removed"),
+        held=read.optional_face(fields["held"], "held"),
+        taken_from_discard=read.boolean(fields["taken_from_discard"], "taken_from_discard"),
+        filled=_mask(read, fields["filled"], "filled", size),
+        chain=read.boolean(fields["chain"], "chain"),
+        flips_owed=tuple(
+            read.integer(seat, f"flips_owed[{index}]", 0, seat_high)
+            for index, seat in enumerate(read.items(fields["flips_owed"], "flips_owed"))
+        ),
+        went_out=read.optional_integer(fields["went_out"], "went_out", 0, seat_high),
+        scores=tuple(
+            tuple(
+                read.integer(score, f"scores[{index}][{seat}]")
+                for seat, score in enumerate(read.items(row, f"scores[{index}]", players))
+            )
+            for index, row in enumerate(read.items(fields["scores"], "scores"))
+        ),
+    )
+    _check_consistent(read, state)
+    if ruleset is not None:
+        _check_fits(read, state, ruleset)
+    return state
+
+
+# --- checks ----------------------------------------------------------------------------------
+
+
+def _check_consistent(read: FieldReader, state: State) -> None:
+    """The fields agree with each other as they do in every state the engine reaches."""
+    phase = state.phase
+    name = phase.name.lower()
+    finished = len(state.scores)
+    if finished != state.round:
+        read.fail("scores", f"one row per finished round ({state.round}), got {finished}")
+    if not state.cards[0] and (phase is not Phase.DEAL or state.round):
+        read.fail("cards", "the layouts are empty only before round 0's deal")
+    if phase is Phase.OVER and not state.round:
+        read.fail("round", "the game is over only after a round")
+    waiting = phase in (Phase.DEAL, Phase.OVER)
+    if waiting != (state.turn == -1):
+        wanted = "-1" if waiting else "a seat"
+        read.fail("turn", f"must be {wanted} in the {name} phase, got {state.turn}")
+    holding = phase in _HOLDING
+    if holding != (state.held is not None):
+        read.fail(
+            "held", f"{'a card must' if holding else 'no card may'} be held in the {name} phase"
+        )
+    if (phase is Phase.FLIP) != bool(state.flips_owed):
+        wanted = "some seat must" if phase is Phase.FLIP else "no seat may"
+        read.fail("flips_owed", f"{wanted} owe a flip in the {name} phase")
+    if len(set(state.flips_owed)) != len(state.flips_owed):
+        read.fail("flips_owed", "a seat owes one flip at most")
+    if (phase is Phase.BOUNCE) != (state.filled != 0):
+        wanted = "the play's slot must be" if phase is Phase.BOUNCE else "no slot may be"
+        read.fail("filled", f"{wanted} filled in the {name} phase")
+    if state.filled and state.face_up[state.turn] & state.filled != state.filled:
+        read.fail("filled", "every slot filled this turn is face up")
+    if state.chain and phase is not Phase.BOUNCE:
+        read.fail("chain", f"no bounce chain runs in the {name} phase")
+    if state.taken_from_discard and phase is not Phase.PLACE:
+        read.fail("taken_from_discard", f"must be false in the {name} phase")
+    if phase is Phase.RESHUFFLE and state.draw_pile:
+        read.fail("draw_pile", "a reshuffle is due only when the draw pile is empty")
+
+
+def _check_fits(read: FieldReader, state: State, ruleset: Ruleset) -> None:
+    """The state can be one of a game under ``ruleset``."""
+    rules = ruleset.compiled
+    players = state.players
+    if not rules.min_players <= players <= rules.max_players:
+        read.fail(
+            "cards",
+            f"{players} seats, but the ruleset seats {rules.min_players} to {rules.max_players}",
+        )
+    size = len(state.cards[0])
+    if size and size != rules.slots:
+        read.fail(
+            "cards[0]", f"has {size} cards; a {rules.rows}x{rules.cols} layout has {rules.slots}"
+        )
+    if state.round > rules.rounds or (state.phase is Phase.OVER) != (state.round == rules.rounds):
+        read.fail(
+            "round",
+            f"round {state.round} in the {state.phase.name.lower()} phase does not fit a game "
+            f"of {rules.rounds} rounds",
+        )
+    if not size:
+        return
+    found = Counter(_every_card(state))
+    if found != rules.deck_counts:
+        missing = sorted_faces((rules.deck_counts - found).elements())
+        extra = sorted_faces((found - rules.deck_counts).elements())
+        read.fail(
+            "cards",
+            f"the cards in play are not the ruleset's deck: missing {_listed(missing)}, "
+            f"not in the deck {_listed(extra)}",
+        )
+
+
+def _every_card(state: State) -> list[Face]:
+    cards = [card for layout in state.cards for card in layout]
+    cards += [*state.draw_pile, *state.discard_piles[0], *state.discard_piles[1], *state.removed]
+    if state.held is not None:
+        cards.append(state.held)
+    return cards
+
+
+def _listed(cards: Sequence[Face]) -> str:
+    return "[" + ", ".join(map(str, cards[:10])) + (", ..." if len(cards) > 10 else "") + "]"
+
+
+# --- masks -------------------------------------------------------------------------------------
+
+
+def _slots(mask: int, size: int) -> list[int]:
+    return [slot for slot in range(size) if mask >> slot & 1]
+
+
+def _mask(read: FieldReader, value: object, path: str, size: int) -> int:
+    """A list of distinct slots of a ``size``-card layout, as a bit mask."""
+    mask = 0
+    for index, slot in enumerate(read.items(value, path)):
+        if not size:
+            read.fail(path, "must be empty while the layouts are")
+        number = read.integer(slot, f"{path}[{index}]", 0, size - 1)
+        if mask >> number & 1:
+            read.fail(f"{path}[{index}]", f"slot {number} is listed twice")
+        mask |= 1 << number
+    return mask
+
+
+__all__ = [
+    "STATE_FORMAT",
+    "state_from_dict",
+    "state_to_dict",
+]

@@ -1,0 +1,111 @@
+"""Record entries and moves (``move_to_entry`` / ``move_from_entry`` / ``card_claim``): the
+Recorder's entries read back as the game's moves, and malformed entries get ``bad-record``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from strategies import RecordedGame, recorded_games
+
+import gnoming_rules as gr
+
+
+@given(recorded_games())
+def test_every_entry_of_a_record_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
+    game = recorded.game
+    players = game.setup.players
+    entries = iter(
+        entry for round_ in json.loads(recorded.text())["rounds"] for entry in round_["moves"]
+    )
+    for move, after in zip(game.moves, game.states[1:], strict=True):
+        if isinstance(move, gr.Deal):
+            continue
+        entry = next(entries)
+        assert gr.move_from_entry(entry, players) == move
+        claim = gr.card_claim(move, after) if recorded.claims else None
+        assert gr.move_to_entry(move, claim) == entry
+        assert gr.move_from_entry(json.loads(json.dumps(gr.move_to_entry(move)))) == move
+    assert next(entries, None) is None
+
+
+def test_entries_as_record_md_writes_them() -> None:
+    assert gr.move_to_entry(gr.Draw(2, 1), card=7) == {
+        "action": "draw",
+        "player": 2,
+        "source": "discard",
+        "pile": 1,
+        "card": 7,
+    }
+    assert gr.move_to_entry(gr.Draw(0)) == {"action": "draw", "player": 0, "source": "deck"}
+    assert gr.move_to_entry(gr.Discard(1)) == {"action": "discard", "player": 1}
+    assert gr.move_to_entry(gr.Flip(1, 3), "M") == {
+        "action": "flip",
+        "player": 1,
+        "slot": 3,
+        "card": "M",
+    }
+    assert gr.move_to_entry(gr.Reshuffle((3, "H"))) == {"action": "reshuffle", "cards": [3, "H"]}
+    with pytest.raises(ValueError, match="a discard carries no card claim"):
+        gr.move_to_entry(gr.Discard(1, 0), card=5)
+    with pytest.raises(ValueError, match="a deal is written as its round's deal field"):
+        gr.move_to_entry(gr.Deal((1, 2)))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not a move"):
+        gr.move_to_entry("draw")  # type: ignore[arg-type]
+
+
+def test_a_card_claim_or_a_pile_named_for_a_hazard_is_read_as_records_allow() -> None:
+    entry = {"action": "place", "player": 0, "slot": 4, "card": None}
+    assert gr.move_from_entry(entry) == gr.Place(0, 4)  # optional fields may be null
+    assert gr.move_from_entry({"action": "discard", "player": 0, "pile": None}) == gr.Discard(0)
+    assert gr.move_from_entry({"action": "reveal", "player": 1, "slot": 99}) == gr.Reveal(1, 99)
+    draw = {"action": "draw", "player": 1, "source": "discard", "pile": 0, "card": -3}
+    assert gr.move_from_entry(draw) == gr.Draw(1, 0)
+
+
+NOT_A_CARD = 'not a card: write a non-zero integer, "H" or "M", got'
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ([], "a move entry must be a mapping, got list"),
+        ({"player": 0}, "action: missing"),
+        ({"action": "pass", "player": 0}, "action: must be one of reveal, draw, place, bounce"),
+        ({"action": "deal", "cards": []}, "action: must be one of"),
+        ({"action": "place", "player": 0}, "slot: missing"),
+        ({"action": "place", "player": 0, "slot": 1, "pile": 0}, "pile: unknown field"),
+        ({"action": "discard", "player": 0, "card": 5}, "card: unknown field"),
+        ({"action": "place", "player": True, "slot": 1}, "player: must be an integer, got true"),
+        ({"action": "place", "player": -1, "slot": 1}, "player: must be at least 0, got -1"),
+        ({"action": "place", "player": 0, "slot": "4"}, 'slot: must be an integer, got "4"'),
+        ({"action": "place", "player": 0, "slot": 4.0}, "slot: must be an integer, got 4.0"),
+        ({"action": "flip", "player": 0, "slot": 1, "card": 0}, f"card: {NOT_A_CARD} 0"),
+        ({"action": "draw", "player": 0, "source": "hand"}, "source: must be one of deck, discard"),
+        (
+            {"action": "draw", "player": 0, "source": "deck", "pile": 1},
+            "pile: a draw from the deck",
+        ),
+        (
+            {"action": "draw", "player": 0, "source": "discard"},
+            "pile: a draw from the discard must",
+        ),
+        ({"action": "discard", "player": 0, "pile": 2}, "pile: must be 0 to 1, got 2"),
+        ({"action": "reshuffle", "cards": [3, "X"]}, f'cards[1]: {NOT_A_CARD} "X"'),
+        ({"action": "reshuffle", "cards": "3 4"}, 'cards: must be a list, got "3 4"'),
+    ],
+)
+def test_a_malformed_entry_gets_bad_record_naming_the_field(entry: Any, message: str) -> None:
+    with pytest.raises(gr.RecordError) as refused:
+        gr.move_from_entry(entry)
+    assert refused.value.code == "bad-record"
+    assert refused.value.message.startswith(message)
+
+
+def test_players_bounds_the_seat() -> None:
+    entry = {"action": "reveal", "player": 3, "slot": 0}
+    assert gr.move_from_entry(entry) == gr.Reveal(3, 0)
+    with pytest.raises(gr.RecordError, match=r"^bad-record: player: must be 0 to 2, got 3$"):
+        gr.move_from_entry(entry, players=3)

@@ -1,0 +1,115 @@
+"""What a seat sees (``observe``): hidden information never shows, public information always
+does, and the held card follows its documented reading."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import PlayedGame, played_games
+
+import gnoming_rules as gr
+from gnoming_rules import Face, Phase, State
+
+STANDARD = gr.load_ruleset("standard")
+
+
+def held_is_private(state: State) -> bool:
+    """The reading: a card drawn from the draw pile, not yet played, is the drawer's alone."""
+    return (
+        state.held is not None
+        and not state.taken_from_discard
+        and state.phase in (Phase.PLACE, Phase.RESHUFFLE)
+    )
+
+
+def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """``state`` with every card ``seat`` cannot see dealt again at random among the places
+    no one (or only another seat) can see: face-down slots, the draw pile, a private hand."""
+    hidden: list[Face] = []
+    for layout, up in zip(state.cards, state.face_up, strict=True):
+        hidden += [card for slot, card in enumerate(layout) if not up >> slot & 1]
+    hidden += state.draw_pile
+    private = held_is_private(state) and seat != state.turn
+    if private:
+        assert state.held is not None
+        hidden.append(state.held)
+    rng.shuffle(hidden)
+    cards = []
+    for layout, up in zip(state.cards, state.face_up, strict=True):
+        cards.append(
+            tuple(card if up >> slot & 1 else hidden.pop() for slot, card in enumerate(layout))
+        )
+    held = hidden.pop() if private else state.held
+    return state._replace(cards=tuple(cards), draw_pile=tuple(hidden), held=held)
+
+
+@given(played_games(complete=False), st.integers(0, 2**32 - 1))
+def test_a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> None:
+    state = game.final
+    rng = random.Random(seed)
+    for seat in range(state.players):
+        other = reshuffle_hidden(state, seat, rng)
+        assert gr.observe(other, seat) == gr.observe(state, seat)
+
+
+@given(played_games(complete=False))
+def test_a_seat_sees_everything_public(game: PlayedGame) -> None:
+    state = game.final
+    for seat in range(state.players):
+        seen = gr.observe(state, seat)
+        assert seen.seat == seat and seen.players == state.players
+        assert (seen.round, seen.phase, seen.turn) == (state.round, state.phase, state.turn)
+        assert seen.actor == state.actor and seen.first_player == state.first_player
+        assert seen.layouts == tuple(state.visible_layout(p) for p in range(state.players))
+        assert seen.own_layout == state.visible_layout(seat)
+        assert seen.draw_pile_size == len(state.draw_pile)
+        assert seen.discard_piles == state.discard_piles and seen.removed == state.removed
+        assert (seen.filled, seen.chain, seen.flips_owed) == (
+            state.filled,
+            state.chain,
+            state.flips_owed,
+        )
+        assert (seen.went_out, seen.scores) == (state.went_out, state.scores)
+        assert seen.taken_from_discard == state.taken_from_discard
+        private = held_is_private(state) and seat != state.turn
+        assert seen.held_hidden == private
+        assert seen.held == (None if private else state.held)
+
+
+def dealt() -> State:
+    state = gr.new_game(STANDARD, 3)
+    state = gr.apply(STANDARD, state, gr.sample_chance(STANDARD, state, random.Random(8)))
+    for seat in range(3):
+        for slot in (0, 1):
+            state = gr.apply(STANDARD, state, gr.Reveal(seat, slot))
+    return state
+
+
+def test_a_card_drawn_from_the_draw_pile_shows_only_to_the_drawer_until_played() -> None:
+    state = gr.apply(STANDARD, dealt(), gr.Draw(0))
+    drawn = state.held
+    assert gr.observe(state, 0).held == drawn and not gr.observe(state, 0).held_hidden
+    assert gr.observe(state, 1).held is None and gr.observe(state, 1).held_hidden
+    played = gr.apply(STANDARD, state, gr.Place(0, 5))
+    assert played.cards[0][5] == drawn
+    assert gr.observe(played, 1).own_layout == played.visible_layout(1)
+    assert gr.observe(played, 1).layouts[0][5] == drawn  # face up now, for everyone
+    assert gr.observe(played, 1).held == played.held  # the displaced card, turned up
+
+
+def test_a_card_taken_from_a_discard_pile_is_public() -> None:
+    state = dealt()
+    top = state.discard_piles[1][-1]
+    state = gr.apply(STANDARD, state, gr.Draw(0, 1))
+    assert gr.observe(state, 2).held == top and not gr.observe(state, 2).held_hidden
+
+
+def test_observe_refuses_a_seat_that_is_not_at_the_table() -> None:
+    for seat in (-1, 3, True):
+        with pytest.raises(gr.GnomingError) as refused:
+            gr.observe(dealt(), seat)
+        assert refused.value.code == "bad-seat"
+        assert refused.value.message == f"seat {seat!r} is not at the table (seats 0 to 2)"

@@ -1,0 +1,83 @@
+"""The package's interface (docs/api/index.md): every public name can be imported from
+``gnoming_rules`` itself, and ``State.to_move`` narrows the seat to move."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import gnoming_rules as gr
+
+ROOT = Path(__file__).resolve().parent.parent
+API = ROOT / "docs" / "api"
+ELSEWHERE = {"gnoming_rules.batch", "gnoming_rules.testing"}
+"""Documented as imported from their own modules (the index says so)."""
+
+
+def documented_modules() -> list[str]:
+    names = re.findall(r"^::: (gnoming_rules\.\w+)$", "".join(
+        page.read_text(encoding="utf-8") for page in sorted(API.glob("*.md"))
+    ), flags=re.MULTILINE)  # fmt: skip
+    return sorted(set(names) - ELSEWHERE)
+
+
+def test_the_api_pages_cover_the_modules_with_an_interface() -> None:
+    modules = documented_modules()
+    for name in ("engine", "state", "snapshot", "observation", "entries", "scoring", "bots"):
+        assert f"gnoming_rules.{name}" in modules
+
+
+@pytest.mark.parametrize("name", documented_modules())
+def test_every_name_a_module_declares_public_is_exported(name: str) -> None:
+    module = importlib.import_module(name)
+    for public in getattr(module, "__all__", ()):
+        assert public in gr.__all__, f"{name}.{public} is not in gnoming_rules.__all__"
+        assert getattr(gr, public) is getattr(module, public)
+
+
+def test_every_name_the_api_index_lists_is_exported() -> None:
+    rows = re.findall(
+        r"^\| \[[^]]+\]\([\w.-]+\) \| (.+?) \| (.+) \|$",
+        (API / "index.md").read_text(encoding="utf-8"),
+        flags=re.MULTILINE,
+    )
+    listed = {
+        name
+        for modules, holds in rows
+        if not set(re.findall(r"`([\w.]+)`", modules)) & ELSEWHERE
+        for name in re.findall(r"`(\w+)`", holds)
+    }
+    assert {"Bot", "observe", "state_to_dict", "move_from_entry", "score_visible"} <= listed
+    missing = sorted(name for name in listed if name not in gr.__all__)
+    assert not missing, f"listed in docs/api/index.md but not exported: {missing}"
+
+
+def test_the_package_exports_exactly_its_names() -> None:
+    assert len(set(gr.__all__)) == len(gr.__all__)
+    for name in gr.__all__:
+        assert hasattr(gr, name), name
+    assert gr.Bot is gr.bots.Bot
+
+
+def test_to_move_is_the_actor_as_an_int_or_a_clear_refusal() -> None:
+    rules = gr.load_ruleset("standard")
+    state = gr.new_game(rules, 3, first_player=1)
+    with pytest.raises(gr.GnomingError) as refused:
+        _ = state.to_move
+    assert refused.value.code == "no-player-to-move"
+    assert refused.value.message == "no seat moves in phase deal: a deal or a reshuffle is due"
+    state = gr.apply(rules, state, gr.sample_chance(rules, state, random.Random(1)))
+    assert state.to_move == state.actor == 1
+    rng = random.Random(2)
+    while not state.is_over:
+        if state.is_chance:
+            state = gr.apply(rules, state, gr.sample_chance(rules, state, rng))
+        else:
+            assert state.to_move == state.actor
+            state = gr.apply(rules, state, rng.choice(gr.legal_moves(rules, state)))
+    with pytest.raises(gr.GnomingError, match="no seat moves in phase over: the game is over"):
+        _ = state.to_move

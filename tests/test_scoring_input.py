@@ -1,0 +1,128 @@
+"""The scorer's input: what is not a layout is refused (bad-layout), and the score of the
+cards a seat shows (``score_visible``) follows its documented reading."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import layouts, played_games, rulesets
+from test_scoring_properties import card_points, grid_lines
+
+import gnoming_rules as gr
+from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
+
+STANDARD = gr.load_ruleset("standard")
+SCORERS = [gr.score_layout, gr.score_breakdown]
+
+
+@pytest.mark.parametrize("scorer", SCORERS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("value", [None, "X", "5", "h", 0, 5.0, True, False, [5], b"M"], ids=repr)
+def test_a_slot_that_holds_no_card_is_refused_with_the_slot_and_the_value(
+    scorer: Any, value: object
+) -> None:
+    layout: list[object] = [5, 5, 5, 1, value, 2, 3, 4, 6]
+    with pytest.raises(gr.LayoutError) as refused:
+        scorer(STANDARD, layout)
+    assert refused.value.code == "bad-layout"
+    assert refused.value.message.startswith(f"slot 4: {value!r} is not a card")
+    with pytest.raises(gr.LayoutError, match=r"^bad-layout: slot 0: "):
+        scorer(STANDARD, [value] * 9)
+
+
+def test_the_error_is_a_gnoming_error_and_a_value_error() -> None:
+    for wrong in ([1] * 8, [1] * 10, ["5"] * 9):
+        with pytest.raises(gr.GnomingError):
+            gr.score_layout(STANDARD, wrong)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):  # what the scorer raised before it had a code
+            gr.score_layout(STANDARD, wrong)  # type: ignore[arg-type]
+    with pytest.raises(gr.LayoutError, match="a 3x3 layout has 9 cards, got 8"):
+        gr.score_layout(STANDARD, [1] * 8)
+
+
+def test_a_visible_layout_given_to_score_layout_points_to_score_visible() -> None:
+    state = gr.new_game(STANDARD, 3)
+    state = gr.apply(STANDARD, state, gr.sample_chance(STANDARD, state, random.Random(5)))
+    state = gr.apply(STANDARD, state, gr.Reveal(0, 0))
+    with pytest.raises(gr.LayoutError) as refused:
+        gr.score_layout(STANDARD, state.visible_layout(0))  # type: ignore[arg-type]
+    assert refused.value.message.startswith("slot 1: None is not a card")
+    assert "score_visible" in refused.value.message
+    card = state.cards[0][0]
+    assert gr.score_visible(STANDARD, state.visible_layout(0)) == card_points(STANDARD, card)
+
+
+def test_score_visible_refuses_what_is_not_a_visible_layout() -> None:
+    with pytest.raises(gr.LayoutError, match=r"^bad-layout: slot 2: 'X' is not a card"):
+        gr.score_visible(STANDARD, [None, 5, "X", *[None] * 6])  # type: ignore[list-item]
+    with pytest.raises(gr.LayoutError, match="has 9 cards, got 3"):
+        gr.score_visible(STANDARD, [None] * 3)
+
+
+# --- the score of what a seat shows ---------------------------------------------------------
+
+_: None = None
+"""A face-down slot, as ``State.visible_layout`` writes it."""
+
+
+def test_a_face_down_card_scores_nothing_and_keeps_its_lines_from_being_sets() -> None:
+    assert gr.score_visible(STANDARD, [_] * 9) == 0
+    # Row 0 is 5 5 (face down): no set, whatever lies there; column 0 is a set.
+    shown: list[Face | None] = [5, 5, _, 5, 1, 2, 5, 3, 4]
+    assert gr.score_visible(STANDARD, shown) == -5 + 5 + 1 + 2 + 3 + 4
+    assert gr.score_layout(STANDARD, [5, 5, 5, 5, 1, 2, 5, 3, 4]) == -5 - 5 + 1 + 2 + 3 + 4
+
+
+def test_only_face_up_mulligans_are_wild_and_hazards_count_as_usual() -> None:
+    shown: list[Face | None] = [7, 7, MULLIGAN, 4, 4, _, HAZARD, -2, _]
+    assert gr.score_visible(STANDARD, shown) == -7 + 4 + 4 + 10 - 2
+    rules = gr.load_ruleset(
+        {"extends": "standard", "hazard": {"penalty": -3}, "mulligan": {"unmatched_value": 2}}
+    )
+    assert gr.score_visible(rules, [MULLIGAN, 1, 3, HAZARD, _, _, _, _, _]) == 2 + 1 + 3 - 3
+
+
+def visible_reference(ruleset: Ruleset, shown: Sequence[Face | None]) -> int:
+    """The reading, from scratch: face-down cards score 0 and a line with one is no set;
+    the lowest score over every allowed choice of wild face-up mulligans (8.2-8.5)."""
+    mulligans = [slot for slot, card in enumerate(shown) if card == MULLIGAN]
+    scores = []
+    for size in range(min(ruleset.mulligan.max_face_up, len(mulligans)) + 1):
+        for wild in combinations(mulligans, size):
+            covered: set[int] = set()
+            total = 0
+            for line in grid_lines(ruleset):
+                values = {shown[slot] for slot in line if slot not in wild}
+                if len(values) == 1 and None not in values:
+                    value = next(iter(values))
+                    if gr.is_positive(value):  # type: ignore[arg-type]
+                        total -= int(value)  # type: ignore[arg-type]
+                        covered.update(line)
+            for slot, card in enumerate(shown):
+                if card is not None and slot not in covered:
+                    total += card_points(ruleset, card)
+            scores.append(total)
+    return min(scores)
+
+
+@given(st.data())
+def test_score_visible_follows_its_reading(data: st.DataObject) -> None:
+    ruleset = data.draw(rulesets(), label="ruleset")
+    layout = data.draw(layouts(ruleset), label="layout")
+    mask = data.draw(st.integers(0, (1 << len(layout)) - 1), label="face-up mask")
+    shown = [card if mask >> slot & 1 else None for slot, card in enumerate(layout)]
+    assert gr.score_visible(ruleset, shown) == visible_reference(ruleset, shown)
+    assert gr.score_visible(ruleset, layout) == gr.score_layout(ruleset, layout)
+
+
+@given(played_games(complete=False))
+def test_every_seat_of_every_state_scores_what_it_shows(game: Any) -> None:
+    state: gr.State = game.final
+    for seat in range(state.players if state.cards[0] else 0):
+        shown = state.visible_layout(seat)
+        assert gr.score_visible(game.ruleset, shown) == visible_reference(game.ruleset, shown)
