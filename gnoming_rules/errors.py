@@ -8,7 +8,8 @@ it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
 The library's own codes, beside RECORD.md's (:data:`ERROR_CODES`): ``unknown-ruleset``
 and ``bad-ruleset`` (:class:`RulesetError`), ``bad-layout`` (:class:`LayoutError`, the
 scorer), ``bad-state`` (:class:`StateError`, restoring a saved state), ``bad-setup``
-(``new_game``: a player count or seat that does not fit), ``bad-seat`` (``observe``: no
+(``new_game``: a player count or seat that does not fit), ``state-mismatch`` (``apply``
+or ``legal_moves`` given a state another ruleset made), ``bad-seat`` (``observe``: no
 such seat), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
 game) and ``bot-stuck`` (``play_game``: the game did not end).
 """
