@@ -96,8 +96,17 @@ class Verdict:
         }
 
     def to_json(self) -> str:
-        """The verdict object as one line of JSON (what ``gnoming validate --json`` prints)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False)
+        """The verdict object as one line of JSON (what ``gnoming validate --json`` prints).
+
+        Text echoed from the input keeps its characters, except those that some readers
+        take for line breaks (U+0085, U+2028, U+2029), written as ``\\u`` escapes: the
+        line stays one line for ``str.splitlines()`` too."""
+        text = json.dumps(self.to_dict(), ensure_ascii=False)
+        return text.translate(_LINE_BREAK_ESCAPES)
+
+
+_LINE_BREAK_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""JSON allows these raw inside strings; only strings can hold them, so escaping is safe."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -269,9 +269,10 @@ def check_cli_run(status: int, stdout: str, stderr: str, as_json: bool) -> None:
     if not as_json:
         assert stdout.strip() and status in (0, 1, 2), (status, stdout)
         return
-    # One line: ended by "\n" (JSON Lines). A message may hold U+2028 or U+0085 from the
-    # input; JSON allows them raw, though str.splitlines() would cut there.
+    # One line, ended by "\n" (JSON Lines), and one line for str.splitlines() too: input
+    # echoed in a message keeps no U+0085, U+2028 or U+2029 raw.
     assert stdout.endswith("\n") and stdout.count("\n") == 1, stdout
+    assert len(stdout.splitlines()) == 1, stdout
     printed = json.loads(stdout)
     assert list(printed) == VERDICT_KEYS
     error = printed["error"]

@@ -560,3 +560,18 @@ def test_a_table_the_ruleset_cannot_seat_is_a_bad_record_with_zero_totals() -> N
     assert "outside this ruleset's 4 to 7" in verdict.error.message
     # RECORD.md: zeros when no round finished; [] only when the input is not a record.
     assert (verdict.scores, verdict.totals, verdict.exit_status) == ((), (0, 0, 0), 2)
+
+
+def test_a_json_verdict_is_one_line_even_for_readers_that_break_at_u2028(
+    tmp_path: Path,
+) -> None:
+    # Messages quote odd input with escapes already; to_json holds even if one did not.
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps({"format": "gnoming\u2028record\x85/1\u2029"}), encoding="utf-8")
+    quoted = gr.validate_file(path)
+    assert quoted.error is not None and "\\u2028" in quoted.error.message
+    raw = gr.VerdictError(None, None, "bad-record", None, "a\u2028b\x85c\u2029d")
+    for verdict in (quoted, gr.Verdict(False, False, raw, (), (), ())):
+        line = verdict.to_json()
+        assert len(line.splitlines()) == 1, line
+        assert json.loads(line) == verdict.to_dict()
