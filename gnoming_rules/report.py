@@ -25,6 +25,8 @@ CARD_CLAIM = (
 )
 INDENT = "  "
 WIDTH = 100
+RULES_IN_DETAIL = {"score-mismatch": ("8.2", "8.3", "8.4", "8.5", "8.6")}
+"""Codes whose verdict names a whole section ("8"): the rules of it that decide the case."""
 
 
 def describe(label: str, replay: Replay) -> str:
@@ -44,6 +46,8 @@ def describe(label: str, replay: Replay) -> str:
     if error.rule is not None:
         text = rule_text(error.rule)
         lines += _wrapped(f"rule {error.rule}: {text}" if text else f"rule {error.rule}")
+        for number in RULES_IN_DETAIL.get(error.code, ()):
+            lines += _wrapped(f"rule {number}: {rule_text(number)}")
     elif error.code == "card-mismatch":
         lines += _wrapped(f"claim: {CARD_CLAIM}")
     lines += _wrapped(f"reason: {error.message}")

@@ -19,6 +19,7 @@ import gnoming_rules as gr
 from gnoming_rules import batch
 from gnoming_rules.batch import record_files
 from gnoming_rules.cli import _Progress, main
+from gnoming_rules.rulebook import rule_text
 from gnoming_rules.schemas import ruleset_schema
 from gnoming_rules.validate import validate_file
 
@@ -402,3 +403,15 @@ def test_a_ruleset_name_too_long_for_the_file_system_is_one_verdict(
     assert "cannot be looked up: File name too long" in first["error"]["message"]
     assert len(first["error"]["message"]) < 250
     assert second["valid"] is True
+
+
+def test_a_false_score_claim_quotes_the_scoring_rules_not_just_the_heading() -> None:
+    done = gnoming("validate", str(ILLEGAL / "score-mismatch.json"))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[1] == "  rule 8: End of the round and scoring"
+    for number in ("8.2", "8.3", "8.4", "8.5", "8.6"):
+        text = rule_text(number)
+        assert text is not None
+        quoted = next(line for line in lines if line.startswith(f"  rule {number}: "))
+        assert text.startswith(quoted.removeprefix(f"  rule {number}: "))
