@@ -107,6 +107,10 @@ def _picture(replay: Replay) -> list[str]:
     if error.code == "result-mismatch" or not state.cards[0]:
         return []
     entry = replay.entry or {}
+    if entry.get("action") == "reshuffle":  # no seat moves: the piles are what matters
+        return [INDENT + "the piles before the reshuffle:"] + [
+            INDENT * 2 + line for line in draw_piles(state)
+        ]
     seat = entry.get("player", state.actor)
     if not isinstance(seat, int) or not 0 <= seat < len(state.cards):
         return []

@@ -415,3 +415,12 @@ def test_a_false_score_claim_quotes_the_scoring_rules_not_just_the_heading() -> 
         assert text is not None
         quoted = next(line for line in lines if line.startswith(f"  rule {number}: "))
         assert text.startswith(quoted.removeprefix(f"  rule {number}: "))
+
+
+def test_a_bad_reshuffle_shows_the_piles_it_should_have_used() -> None:
+    done = gnoming("validate", str(ILLEGAL / "bad-reshuffle.json"))
+    assert done.returncode == 1
+    shown = done.stdout.split("the piles before the reshuffle:\n", 1)[1].splitlines()
+    assert shown[0].strip() == "draw pile: 0 cards"
+    assert shown[1].strip().startswith("discard pile 0: ")
+    assert shown[2].strip().startswith("discard pile 1: ")
