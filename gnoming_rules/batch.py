@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .report import describe
 from .resolver import RulesetResolver
-from .validate import replay_file
+from .validate import replay_bytes, replay_file
 
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
 """Files a folder walk picks up."""
@@ -44,7 +45,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
     found: list[Path] = []
     for given in paths:
         path = Path(given)
-        if not path.is_dir():
+        if str(given) == STDIN or not path.is_dir():
             found.append(path)
             continue
         for folder, subfolders, files in os.walk(path):
@@ -67,15 +68,23 @@ def _says_record(path: Path) -> bool:
         return True  # let the validator report why it cannot be read
 
 
+STDIN = "-"
+"""The file name that means standard input, as in ``gnoming play --out - | gnoming validate -``."""
+
 _resolver: RulesetResolver | None = None
 
 
 def check_file(path: str, ruleset: str | None = None, as_json: bool = False) -> FileReport:
-    """Validate one file in this process; the text is the JSON verdict or the human report."""
+    """Validate one file in this process; the text is the JSON verdict or the human report.
+    ``-`` (:data:`STDIN`) is the record on standard input (ruleset paths: from the current
+    folder)."""
     global _resolver  # noqa: PLW0603 - one cache per worker process, made on first use
     if _resolver is None:
         _resolver = RulesetResolver(cache_files=True)
-    replay = replay_file(path, ruleset=ruleset, resolver=_resolver)
+    if path == STDIN:
+        replay = replay_bytes(sys.stdin.buffer.read(), ruleset=ruleset, resolver=_resolver)
+    else:
+        replay = replay_file(path, ruleset=ruleset, resolver=_resolver)
     text = replay.verdict.to_json() if as_json else describe(path, replay)
     return FileReport(path, replay.verdict.exit_status, text)
 

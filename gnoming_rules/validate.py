@@ -31,7 +31,7 @@ from .cards import HAZARD, Face, face_text
 from .engine import apply, new_game
 from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .record import Record, Result, field_path, read_record
+from .record import Record, RecordFormat, Result, field_path, parse_record, read_record
 from .resolver import RulesetResolver
 from .ruleset import Ruleset, RulesetSource
 from .state import Phase, State
@@ -171,6 +171,24 @@ def replay_file(
     return replay_record(
         record, ruleset=ruleset, base_dir=file.parent, resolver=resolver, until=until
     )
+
+
+def replay_bytes(
+    data: bytes,
+    *,
+    format: RecordFormat | None = None,
+    base_dir: Path | None = None,
+    ruleset: RulesetSource | Ruleset | None = None,
+    resolver: RulesetResolver | None = None,
+) -> Replay:
+    """:func:`replay_record` on a record's text that is in no file (a pipe, an upload):
+    ``format=None`` sniffs JSON or YAML; relative ruleset paths are read from ``base_dir``
+    (default: the current folder). Never raises for bad input: that is the verdict."""
+    try:
+        record = parse_record(data, format=format)
+    except RecordError as error:
+        return _not_a_record(error)
+    return replay_record(record, ruleset=ruleset, base_dir=base_dir, resolver=resolver)
 
 
 def replay_record(
@@ -549,6 +567,7 @@ __all__ = [
     "Verdict",
     "VerdictError",
     "engine_moves",
+    "replay_bytes",
     "replay_file",
     "replay_record",
     "validate_file",

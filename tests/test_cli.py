@@ -424,3 +424,27 @@ def test_a_bad_reshuffle_shows_the_piles_it_should_have_used() -> None:
     assert shown[0].strip() == "draw pile: 0 cards"
     assert shown[1].strip().startswith("discard pile 0: ")
     assert shown[2].strip().startswith("discard pile 1: ")
+
+
+def test_validate_reads_a_record_from_standard_input() -> None:
+    played = gnoming("play", "--players", "3", "--seed", "4", "--out", "-")
+    for fmt_input in (played.stdout, yaml.safe_dump(json.loads(played.stdout))):
+        done = subprocess.run(
+            [sys.executable, "-m", "gnoming_rules", "validate", "--json", "-"],
+            input=fmt_input,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert json.loads(done.stdout)["valid"] is True
+    broken = subprocess.run(
+        [sys.executable, "-m", "gnoming_rules", "validate", "-"],
+        input='{"format": "gnoming-record/1"',
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert broken.returncode == 2 and broken.stdout.startswith("-: NOT PLAYABLE: bad-record")
