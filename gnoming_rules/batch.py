@@ -39,8 +39,9 @@ class FileReport:
 
 def record_files(paths: Iterable[str | Path]) -> list[Path]:
     """The files to validate: each file given, and in each folder (walked in sorted order,
-    dot-folders skipped) every ``.json``/``.yaml``/``.yml`` file that says ``gnoming-record``
-    near its top, so that rulesets and other data lying beside records are left alone."""
+    dot-folders skipped) every regular ``.json``/``.yaml``/``.yml`` file that says
+    ``gnoming-record`` near its top, so that rulesets and other data lying beside records
+    are left alone, and a named pipe or a device (which may never finish reading) too."""
     found: list[Path] = []
     for given in paths:
         path = Path(given)
@@ -54,6 +55,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
                 for name in sorted(files)
                 if name.lower().endswith(RECORD_SUFFIXES)
                 and not name.startswith(".")
+                and (Path(folder) / name).is_file()
                 and _says_record(Path(folder) / name)
             ]
     return found

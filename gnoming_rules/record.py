@@ -16,7 +16,9 @@ Every problem becomes a :class:`~gnoming_rules.errors.RecordError` with code
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, TypeAlias
@@ -248,11 +250,39 @@ def read_record(path: str | Path) -> Record:
     """Read a record file (JSON, or YAML for ``.yaml``/``.yml``); raises :class:`RecordError`."""
     file = Path(path)
     try:
-        with file.open("rb") as stream:
-            data = stream.read(MAX_RECORD_BYTES + 1)
+        data = _read_regular_file(file)
     except OSError as error:
-        raise RecordError("bad-record", f"cannot read {file}: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise RecordError("bad-record", f"cannot read {one_line(str(file))}: {reason}") from None
     return parse_record(data, format=format_of(file))
+
+
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_regular_file(file: Path) -> bytes:
+    """The first ``MAX_RECORD_BYTES + 1`` bytes of a regular file. Anything else raises
+    ``OSError`` "not a regular file" without being read: opening a named pipe would wait
+    for a writer, and a device can be endless. (The file is opened without blocking, then
+    looked at, so that what is checked is what would be read.)"""
+    descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except OSError:
+        os.close(descriptor)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
+        raise OSError(f"not a regular file ({kind})")
+    with os.fdopen(descriptor, "rb") as stream:
+        return stream.read(MAX_RECORD_BYTES + 1)
 
 
 def format_of(path: Path) -> RecordFormat | None:

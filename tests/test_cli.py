@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -371,3 +372,35 @@ def test_a_ruleset_name_too_long_for_the_file_system_is_one_verdict(
     assert "cannot be looked up: File name too long" in first["error"]["message"]
     assert len(first["error"]["message"]) < 250
     assert second["valid"] is True
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_skipped_in_a_folder_and_refused_when_named(tmp_path: Path) -> None:
+    """A FIFO named b.json in a folder hung ``gnoming validate FOLDER`` (opening it waits
+    for a writer). A folder walk leaves it out; named on the command line, it is a
+    bad-record "not a regular file", read never."""
+    shutil.copy(EXAMPLES / "tiny-game.json", tmp_path / "a.json")
+    shutil.copy(EXAMPLES / "tiny.yaml", tmp_path / "tiny.yaml")
+    pipe = tmp_path / "b.json"
+    os.mkfifo(pipe)
+    assert record_files([tmp_path]) == [tmp_path / "a.json"]
+    run = [sys.executable, "-m", "gnoming_rules", "validate"]
+    folder = subprocess.run(
+        [*run, str(tmp_path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert folder.returncode == 0, folder
+    assert folder.stdout.splitlines()[-1].endswith(": 1 valid, 0 invalid, 0 unreadable")
+    named = subprocess.run(
+        [*run, "--json", str(pipe)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert named.returncode == 2
+    error = json.loads(named.stdout)["error"]
+    assert error["code"] == "bad-record"
+    assert error["message"] == f"cannot read {pipe}: not a regular file (a named pipe)"
+
+
+def test_a_folder_or_a_device_is_no_record_file(tmp_path: Path) -> None:
+    for path, kind in [(tmp_path, "a folder"), (Path(os.devnull), "a character device")]:
+        verdict = validate_file(path)
+        assert verdict.error is not None and verdict.error.code == "bad-record"
+        assert verdict.error.message == f"cannot read {path}: not a regular file ({kind})"
