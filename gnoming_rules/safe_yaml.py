@@ -8,6 +8,10 @@ PyYAML's safe loader, with these guards:
   (pydantic's), so that a record gets the same verdict in either form;
 - a ``\\u`` escape of a surrogate reads as JSON reads it: a pair of them is one character,
   a lone one is no Unicode text and is refused;
+- a key given twice in one mapping is refused (:class:`DuplicateKeyError`, which names
+  the mapping's path and the key), where PyYAML would keep the last value silently;
+- ``<<`` and ``=`` are plain keys, as they are in JSON (YAML 1.1 made them merge and
+  value keys, which only make sense with aliases);
 - a value that does not fit its explicit tag (``!!int ""``) is refused.
 
 Every refusal is a :class:`UnreadableYamlError` whose message is one line and says where.
@@ -16,8 +20,13 @@ Every refusal is a :class:`UnreadableYamlError` whose message is one line and sa
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Hashable, Iterator
+from typing import Any
 
 import yaml
+
+from .errors import one_line
 
 MAX_NESTING = 200
 """Most lists and mappings a value may lie inside. The JSON reader (pydantic's) refuses
@@ -29,6 +38,45 @@ class UnreadableYamlError(ValueError):
     what and where (``not valid YAML: ... at line 3, column 7``)."""
 
 
+Location = tuple[str | int, ...]
+"""Where a value lies: mapping keys and list indexes from the top, e.g. ``("rounds", 0)``."""
+
+
+class DuplicateKeyError(UnreadableYamlError):
+    """A key given more than once in one mapping: ``location`` is the mapping's, ``key``
+    the key as text. When a document repeats keys in several mappings, the one reported
+    lies nearest the top (then first in the document), as a JSON reader finds it too."""
+
+    def __init__(self, location: Location, key: str) -> None:
+        self.location = location
+        self.key = key
+        path = ".".join(one_line(str(part)) for part in location)
+        super().__init__(f"{path + ': ' if path else ''}key {quoted_key(key)} given more than once")
+
+
+def quoted_key(key: str) -> str:
+    """A key as a message names it: ``"slot"``."""
+    return one_line(key) if key.startswith('"') else f'"{one_line(key)}"'
+
+
+def walk(tree: object) -> Iterator[tuple[Location, Any]]:
+    """Every mapping and list in ``tree`` with its location, level by level from the top
+    and, within a level, in document order (the order in which duplicates are reported)."""
+    queue: deque[tuple[Location, Any]] = deque([((), tree)])
+    while queue:
+        location, node = queue.popleft()
+        if isinstance(node, dict):
+            yield location, node
+            queue.extend(((*location, _part(key)), value) for key, value in node.items())
+        elif isinstance(node, list):
+            yield location, node
+            queue.extend(((*location, index), value) for index, value in enumerate(node))
+
+
+def _part(key: object) -> str:
+    return key if isinstance(key, str) else one_line(repr(key))
+
+
 def load_yaml(raw: bytes) -> object:
     """The YAML document in ``raw`` (UTF-8) as plain data; raises :class:`UnreadableYamlError`."""
     try:
@@ -36,7 +84,11 @@ def load_yaml(raw: bytes) -> object:
     except UnicodeDecodeError as error:
         raise UnreadableYamlError(f"not UTF-8 text: byte {error.start} cannot be decoded") from None
     try:
-        return yaml.load(text, Loader=_GuardedLoader)  # a SafeLoader subclass
+        loader = _GuardedLoader(text)
+        try:
+            data = loader.get_single_data()
+        finally:
+            loader.dispose()
     except yaml.reader.ReaderError as error:  # a character YAML does not allow
         line = text.count("\n", 0, error.position) + 1
         column = error.position - text.rfind("\n", 0, error.position)
@@ -57,13 +109,41 @@ def load_yaml(raw: bytes) -> object:
         raise UnreadableYamlError(
             "not valid YAML: a value does not fit its tag (!!int, !!bool, ...)"
         ) from None
+    _refuse_duplicates(data, loader.duplicates)
+    return data
+
+
+def _refuse_duplicates(data: object, duplicates: list[tuple[object, object, yaml.Mark]]) -> None:
+    """Raise :class:`DuplicateKeyError` for the mapping nearest the top that repeats a key."""
+    if not duplicates:
+        return
+    repeated = {id(mapping): key for mapping, key, _ in duplicates}
+    for location, node in walk(data):
+        if id(node) in repeated:
+            raise DuplicateKeyError(location, _key_text(repeated[id(node)]))
+    _, key, mark = duplicates[0]  # a mapping that is not itself in the data (a !!set)
+    raise UnreadableYamlError(
+        f"not valid YAML: key {quoted_key(_key_text(key))} given more than once "
+        f"at line {mark.line + 1}, column {mark.column + 1}"
+    )
+
+
+def _key_text(key: object) -> str:
+    return key if isinstance(key, str) else repr(key)
 
 
 class _GuardedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader without aliases and nested at most :data:`MAX_NESTING` deep."""
+    """PyYAML's safe loader without aliases, nested at most :data:`MAX_NESTING` deep, and
+    noting every mapping that repeats a key."""
 
     _open = 0
     """Lists and mappings being composed around the current node."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.duplicates: list[tuple[object, object, yaml.Mark]] = []
+        """(mapping, first key it repeats, where); the mapping is kept alive, so that its
+        ``id`` is not reused before the duplicates are located."""
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
@@ -94,6 +174,46 @@ class _GuardedLoader(yaml.SafeLoader):
                 None, None, "a \\u escape gives a lone surrogate, not a character", node.start_mark
             ) from None
 
+    def construct_yaml_map(  # type: ignore[override]
+        self, node: yaml.MappingNode
+    ) -> Iterator[dict[Any, Any]]:
+        data: dict[Any, Any] = {}
+        yield data
+        self._fill(node, data)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """Keys as given (no merge keys), a repeated key noted in :attr:`duplicates`."""
+        return self._fill(node, {}, deep)
+
+    def _fill(
+        self, node: yaml.MappingNode, mapping: dict[Any, Any], deep: bool = False
+    ) -> dict[Any, Any]:
+        if not isinstance(node, yaml.MappingNode):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"expected a mapping node, but found {node.id}", node.start_mark
+            )
+        repeated = False
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, Hashable):
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    "found unhashable key",
+                    key_node.start_mark,
+                )
+            if key in mapping and not repeated:
+                repeated = True
+                self.duplicates.append((mapping, key, key_node.start_mark))
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _GuardedLoader.add_constructor("tag:yaml.org,2002:str", _GuardedLoader.construct_yaml_str)
+_GuardedLoader.add_constructor("tag:yaml.org,2002:map", _GuardedLoader.construct_yaml_map)
+# YAML 1.1's implicit types, except that ``<<`` and ``=`` are plain strings, as in JSON.
+_GuardedLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if not tag.endswith((":merge", ":value"))]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}

@@ -178,6 +178,49 @@ def test_json_and_yaml_forms_get_the_same_verdict(
     json_and_yaml_forms_get_the_same_verdict(*case)
 
 
+_REPEATED = "zzrepeatedzz"
+"""Appended to a key to add it a second time; the suffix is cut from the written text."""
+
+
+@st.composite
+def repeated_keys(draw: st.DrawFn) -> tuple[RecordedGame, str, str]:
+    """A recorded game's JSON and YAML text in which one mapping, anywhere, gives one of
+    its keys a second time (with another value, or the same); and the key."""
+    recorded = draw(recorded_games())
+    data = recorded.data()
+    mappings: list[dict[str, Any]] = []
+    queue: list[Any] = [data]
+    while queue:
+        node = queue.pop()
+        if isinstance(node, dict):
+            mappings.append(node)
+            queue.extend(node.values())
+        elif isinstance(node, list):
+            queue.extend(node)
+    target = draw(st.sampled_from([mapping for mapping in mappings if mapping]))
+    key = draw(st.sampled_from(sorted(target)))
+    target[key + _REPEATED] = draw(st.just(target[key]) | st.integers(-3, 3) | st.text(max_size=2))
+    texts = [render(data, fmt).replace(key + _REPEATED, key) for fmt in ("json", "yaml")]
+    return recorded, texts[0], texts[1]
+
+
+def a_key_given_twice_is_refused_alike_in_json_and_yaml(json_text: str, yaml_text: str) -> None:
+    """Both forms: ``bad-record``, the same message (the mapping's path and the key)."""
+    as_json, as_yaml = verdict_of_file(json_text, ".json"), verdict_of_file(yaml_text, ".yaml")
+    same_verdict(as_json, as_yaml)
+    assert as_json.error is not None and as_json.error.code == "bad-record", as_json
+    assert as_json.error.message.endswith("given more than once"), as_json.error
+    assert as_yaml.error is not None and as_yaml.error.message == as_json.error.message
+
+
+@settings(max_examples=YAML_EXAMPLES)
+@given(repeated_keys())
+def test_a_key_given_twice_is_refused_alike_in_json_and_yaml(
+    case: tuple[RecordedGame, str, str],
+) -> None:
+    a_key_given_twice_is_refused_alike_in_json_and_yaml(*case[1:])
+
+
 # --- one field changed --------------------------------------------------------------------------
 
 
