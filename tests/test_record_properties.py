@@ -166,8 +166,8 @@ def _default_examples() -> int:
 
 
 YAML_EXAMPLES = max(4, _default_examples() // 8)
-"""PyYAML reads a record in pure Python (about 0.2 ms a move) and each example reads a
-few: an eighth of the profile's examples."""
+"""Reading YAML is many times slower than JSON (libyaml still builds a Python object per
+value), and each example reads a few: an eighth of the profile's examples."""
 
 
 @settings(max_examples=YAML_EXAMPLES)
