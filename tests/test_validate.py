@@ -512,3 +512,19 @@ def test_a_ruleset_file_with_aliases_is_an_unknown_ruleset_at_once(tmp_path: Pat
     verdict = verdict_of(data, base_dir=tmp_path)
     assert where(verdict) == ("unknown-ruleset", None, None)
     assert verdict.error is not None and "aliases (*name) are not allowed" in verdict.error.message
+
+
+def test_a_discard_moved_to_the_other_pile_can_pass_unnoticed() -> None:
+    """docs/cli.md says what a fully claimed record catches: an edit that breaks a rule or
+    a claim. A discard carries no claim, so moving one to the other pile can keep the
+    record valid: in the demo game, many such edits pass (and some do not)."""
+    data = json.loads((EXAMPLES / "demo-game.json").read_text(encoding="utf-8"))
+    verdicts = []
+    for index, move in enumerate(data["rounds"][0]["moves"]):
+        if move["action"] == "discard" and "pile" in move:
+            edited = copy.deepcopy(data)
+            edited["rounds"][0]["moves"][index]["pile"] = 1 - move["pile"]
+            verdicts.append(validate_record(parse_record(json.dumps(edited))).valid)
+    assert any(verdicts) and not all(verdicts)
+    page = (EXAMPLES.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "catches any later edit" not in page and "a `discard` carries no claim" in page
