@@ -282,7 +282,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     """``gnoming show FILE [--round R] [--move M]``: the table at one point of a record."""
     whole = replay_file(args.path, ruleset=args.ruleset)
     record = whole.record
-    if record is None or whole.ruleset is None:
+    if record is None or whole.ruleset is None or whole.state is None:
+        # Refused before any move (structure, ruleset, player count, deals): nothing to draw.
         error = whole.verdict.error
         assert error is not None
         return _fail(f"{args.path}: {error.code}: {error.message}")
@@ -310,7 +311,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         where += "" if error.move is None else f", move {error.move}"
         print(f"the replay stops{where}: {error.code}: {error.message}")
     if state is None:
-        return 0
+        return 2 if replay.verdict.exit_status == 2 else 0
     reached = error.move if error is not None and error.move is not None else move_index
     shown_round = error.round if error is not None and error.round is not None else round_index
     point = "the end" if reached is None else f"move {reached}"
@@ -322,7 +323,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(line)
     for index, scores in enumerate(state.scores):
         print(f"round {index} scores: {list(scores)}")
-    return 0
+    return 2 if replay.verdict.exit_status == 2 else 0
 
 
 # --- score ----------------------------------------------------------------------------------

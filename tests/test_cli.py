@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -404,3 +405,52 @@ def test_a_folder_or_a_device_is_no_record_file(tmp_path: Path) -> None:
         verdict = validate_file(path)
         assert verdict.error is not None and verdict.error.code == "bad-record"
         assert verdict.error.message == f"cannot read {path}: not a regular file ({kind})"
+
+
+def _tiny_game() -> dict[str, Any]:
+    """examples/tiny-game.json, its ruleset named by absolute path (to be written anywhere)."""
+    data: dict[str, Any] = json.loads((EXAMPLES / "tiny-game.json").read_text(encoding="utf-8"))
+    data["ruleset"] = str(EXAMPLES / data["ruleset"])
+    return data
+
+
+def _without_a_discard_pile(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``data`` with the pile left out of its first non-hazard discard (a bad-record found
+    only during the replay); and that move's index in round 0."""
+    moves = data["rounds"][0]["moves"]
+    index = next(
+        i for i, move in enumerate(moves) if move["action"] == "discard" and "pile" in move
+    )
+    del moves[index]["pile"]
+    return data, index
+
+
+def test_show_exits_2_for_input_that_is_no_playable_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md: bad-record and the other input errors exit 2, as for validate; a
+    player count outside the ruleset's once exited 0."""
+    too_few = _tiny_game()
+    too_few["players"], too_few["first_player"] = too_few["players"][:1], 0
+    too_few["rounds"], too_few["result"] = [], None
+    path = tmp_path / "one-player.json"
+    path.write_text(json.dumps(too_few), encoding="utf-8")
+    assert main(["show", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"gnoming: {path}: bad-record: players: ")
+    for args in (
+        [str(ILLEGAL / "bad-deal.json")],
+        [str(ILLEGAL / "ruleset-mismatch.json")],
+        [str(EXAMPLES / "tiny-game.json"), "--ruleset", "standard"],
+    ):
+        assert main(["show", *args]) == 2, args
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+    broken, index = _without_a_discard_pile(_tiny_game())
+    path = tmp_path / "no-pile.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    assert main(["show", str(path)]) == 2  # found during the replay: the table is drawn
+    out = capsys.readouterr().out
+    assert f"the replay stops at round 0, move {index}: bad-record: " in out
+    assert "draw pile:" in out
+    assert main(["show", str(ILLEGAL / "cannot-bounce.json")]) == 0  # a rule violation
