@@ -1,10 +1,11 @@
 """A verdict told to a person: the failing move, the rule and its text, the layout at fault.
 
 :func:`describe` turns a :class:`~gnoming_rules.validate.Replay` into the text
-``gnoming validate`` prints: one line for a valid record or an input error, and for a
-rule violation or false claim a short block: the move as the record wrote it, the rule
-number and text, the reason, and the player's layout (face-down cards in parentheses,
-the slot at fault starred) as it was just before the move.
+``gnoming validate`` prints: one line for a valid record or an input error found before
+the replay, and for a rule violation, a false claim or a ``bad-record`` found during the
+replay (a discard that names no pile) a short block: the move as the record wrote it,
+the rule number and text, the reason, and the player's layout (face-down cards in
+parentheses, the slot at fault starred) as it was just before the move.
 """
 
 from __future__ import annotations

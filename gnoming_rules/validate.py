@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TypeAlias
 
-from .cards import HAZARD, Face, face_text
+from .cards import HAZARD, Face, a_card
 from .engine import apply, new_game
 from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
@@ -443,7 +443,9 @@ def _replay(
                 seen = after.held if seat < 0 else after.cards[seat][slot]
                 if seen != face:
                     player = after.turn if seat < 0 else seat
-                    message = f"seat {player} {verb} {_a(seen)}, but the record says {_a(face)}"
+                    message = (
+                        f"seat {player} {verb} {a_card(seen)}, but the record says {a_card(face)}"
+                    )
                     error = VerdictError(round_index, move_index, "card-mismatch", None, message)
                     return stop(state, error, after)
             state = after
@@ -514,15 +516,6 @@ def _waiting(state: State) -> str:
         Phase.FLIP: "flip a card",
     }.get(phase, phase.name.lower())
     return f"seat {seat} must {what}"
-
-
-def _a(card: Face | None) -> str:
-    text = face_text(card)
-    if card == HAZARD:
-        return "a hazard (H)"
-    if card == "M":
-        return "a mulligan (M)"
-    return f"an {text}" if text in ("8", "11") else f"a {text}"
 
 
 def _listed(values: Sequence[int]) -> str:

@@ -454,3 +454,34 @@ def test_show_exits_2_for_input_that_is_no_playable_record(
     assert f"the replay stops at round 0, move {index}: bad-record: " in out
     assert "draw pile:" in out
     assert main(["show", str(ILLEGAL / "cannot-bounce.json")]) == 0  # a rule violation
+
+
+@pytest.mark.parametrize("held", [8, 11, 3])
+def test_a_bad_record_found_during_the_replay_is_a_block_with_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], held: int
+) -> None:
+    """docs/cli.md: input errors found before the replay take one line; a discard with no
+    pile, found only by the replay, is shown like a rule violation: the move, the reason
+    (with the card's article right: "an 8"), the layout and the piles."""
+    data, index = _without_a_discard_pile(_tiny_game())
+    move = data["rounds"][0]["moves"][index]
+    played = data["rounds"][0]["moves"][index - 1]  # displaced the card the discard throws
+    assert played["action"] == "place" and played["card"] == 3
+    if held != 3:  # the same game with another card dealt where that 3 lay face down
+        data["rounds"][0]["deal"][played["player"] * 4 + played["slot"]] = held  # 2x2 layouts
+        del played["card"]
+        data["rounds"], data["result"] = data["rounds"][:1], None  # one deal to change
+        data["ruleset"] = {"extends": data["ruleset"], "deck": {"numbers": {held: 1, 3: 2}}}
+        del data["ruleset_sha256"]
+    path = tmp_path / "no-pile.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{path}: NOT PLAYABLE at round 0, move {index}: bad-record"
+    assert lines[1] == f"  move {index}: {json.dumps(move)}"
+    article = "an" if held in (8, 11) else "a"
+    assert lines[2] == f"  reason: the discard of {article} {held} must name a pile"
+    assert any(line.strip().startswith("+------+") for line in lines)
+    assert any(line.strip().startswith("draw pile: ") for line in lines)
+    page = (EXAMPLES.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "`FILE: NOT PLAYABLE at round R, move M: bad-record`" in page
