@@ -42,6 +42,11 @@ INPUT_ERROR_CODES: Final = frozenset(
 """Codes for input that is not a playable record: exit status 2 (RECORD.md)."""
 
 
+_LINE_BREAKS = {code: f"\\u{code:04x}" for code in (0x85, 0x2028, 0x2029)}
+"""Characters JSON allows raw in a string that ``str.splitlines()`` breaks lines at (the
+others, controls below U+0020, JSON escapes itself)."""
+
+
 @dataclass(frozen=True, slots=True)
 class VerdictError:
     """Where and why a record fails: ``round`` and ``move`` are 0-based or ``None``."""
@@ -96,8 +101,12 @@ class Verdict:
         }
 
     def to_json(self) -> str:
-        """The verdict object as one line of JSON (what ``gnoming validate --json`` prints)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False)
+        """The verdict object as one line of JSON (what ``gnoming validate --json`` prints).
+
+        Non-ASCII text stays as it is, except the three characters that JSON allows raw but
+        that ``str.splitlines()`` (and many readers of JSON Lines) take for line breaks:
+        U+0085, U+2028 and U+2029 are escaped, so that one verdict is always one line."""
+        return json.dumps(self.to_dict(), ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +275,7 @@ def _resolve(
 
 def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
     if override is not None:
-        return f"the ruleset given ({rules.name or 'inline'})"
+        return f"the ruleset given ({one_line(rules.name) or 'inline'})"
     if isinstance(record.ruleset, str):
         return f"ruleset {one_line(record.ruleset)!r}"
     return "the inline ruleset"

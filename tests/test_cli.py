@@ -485,3 +485,20 @@ def test_a_bad_record_found_during_the_replay_is_a_block_with_the_table(
     assert any(line.strip().startswith("draw pile: ") for line in lines)
     page = (EXAMPLES.parent / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "`FILE: NOT PLAYABLE at round R, move M: bad-record`" in page
+
+
+def test_json_verdicts_stay_one_line_under_splitlines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ruleset's name reaches a ruleset-mismatch message; with U+2028 in it, the --json
+    line once broke in two for str.splitlines()."""
+    rules = tmp_path / "odd.yaml"
+    rules.write_text('extends: standard\nname: "odd\\u2028name\\x85"\n', encoding="utf-8")
+    assert (
+        main(["validate", "--json", "--ruleset", str(rules), str(EXAMPLES / "tiny-game.json")]) == 2
+    )
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1
+    assert json.loads(out)["error"]["code"] == "ruleset-mismatch"
+    assert main(["validate", "--ruleset", str(rules), str(EXAMPLES / "tiny-game.json")]) == 2
+    assert len(capsys.readouterr().out.splitlines()) == 1

@@ -89,7 +89,7 @@ def verdict_of_file(content: bytes | str, suffix: str) -> Verdict:
 def check_verdict_shape(verdict: Verdict) -> None:
     """RECORD.md's verdict: a stable code, the exit status its code says, one JSON line."""
     line = verdict.to_json()
-    assert "\n" not in line and list(json.loads(line)) == VERDICT_KEYS
+    assert len(line.splitlines()) == 1 and list(json.loads(line)) == VERDICT_KEYS
     error = verdict.error
     if error is None:
         assert verdict.valid and verdict.exit_status == 0
@@ -312,9 +312,9 @@ def check_cli_run(status: int, stdout: str, stderr: str, as_json: bool) -> None:
     if not as_json:
         assert stdout.strip() and status in (0, 1, 2), (status, stdout)
         return
-    # One line: ended by "\n" (JSON Lines). A message may hold U+2028 or U+0085 from the
-    # input; JSON allows them raw, though str.splitlines() would cut there.
-    assert stdout.endswith("\n") and stdout.count("\n") == 1, stdout
+    # One line: ended by "\n" (JSON Lines), and no U+2028 or U+0085 that JSON allows raw but
+    # str.splitlines() would cut at.
+    assert stdout.endswith("\n") and len(stdout.splitlines()) == 1, stdout
     printed = json.loads(stdout)
     assert list(printed) == VERDICT_KEYS
     error = printed["error"]

@@ -528,3 +528,13 @@ def test_a_discard_moved_to_the_other_pile_can_pass_unnoticed() -> None:
     assert any(verdicts) and not all(verdicts)
     page = (EXAMPLES.parent / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "catches any later edit" not in page and "a `discard` carries no claim" in page
+
+
+def test_a_verdict_is_one_line_even_for_str_splitlines() -> None:
+    """JSON allows U+0085, U+2028 and U+2029 raw in a string; str.splitlines() (and many
+    JSON Lines readers) break lines there, so the verdict escapes them."""
+    message = "name\u2028with\x85breaks\u2029é"
+    error = gr.VerdictError(None, None, "bad-record", None, message)
+    line = gr.Verdict(False, False, error, (), (), ()).to_json()
+    assert len(line.splitlines()) == 1 and "é" in line
+    assert json.loads(line)["error"]["message"] == message
