@@ -502,3 +502,40 @@ def test_json_verdicts_stay_one_line_under_splitlines(
     assert json.loads(out)["error"]["code"] == "ruleset-mismatch"
     assert main(["validate", "--ruleset", str(rules), str(EXAMPLES / "tiny-game.json")]) == 2
     assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_a_bad_reshuffle_shows_the_piles_it_should_be_made_of(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["validate", str(ILLEGAL / "bad-reshuffle.json")]) == 1
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert lines[-5:] == [
+        "the discard piles before the reshuffle (bottom first; each top stays):",
+        "discard pile 0: 4 3 3 5 3  (top 3)",
+        "discard pile 1: 5  (top 5)",
+        "the reshuffle must hold, in any order (4 cards): 3 3 4 5",
+        "draw pile: empty; held: 1",
+    ]
+
+
+def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not just the heading "rule 8: End of the round and scoring": the rules that score
+    the disputed layouts (here a set, 8.2, and negative cards, 8.4)."""
+    assert main(["validate", str(ILLEGAL / "score-mismatch.json")]) == 1
+    out = capsys.readouterr().out
+    rules = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  rule")]
+    assert rules == ["rule 8", "rule 8.2", "rule 8.4"]
+    assert "  rule 8.2: Sets. A full row or a full column is a set when" in out
+    # Every score of the last round claimed wrong: cards in no set (8.3), going out (8.6).
+    data = _tiny_game()
+    data["result"] = None
+    claimed = data["rounds"][1]["scores"]
+    data["rounds"][1]["scores"] = [score + 1 for score in claimed]
+    path = tmp_path / "all-wrong.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    rules = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  rule")]
+    assert rules == ["rule 8", "rule 8.2", "rule 8.3", "rule 8.4", "rule 8.6"], out
