@@ -95,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print RECORD.md's verdict objects")
     validate.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
     validate.add_argument(
-        "--jobs", type=_positive, default=os.cpu_count() or 1, metavar="N", help="processes"
+        "--jobs",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="processes that check files (default: the CPUs this process may use, "
+        "at most one per file)",
     )
     validate.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     validate.set_defaults(command=cmd_validate)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -16,8 +17,9 @@ import yaml
 from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
+from gnoming_rules import batch
 from gnoming_rules.batch import record_files
-from gnoming_rules.cli import _Progress, main
+from gnoming_rules.cli import _Progress, build_parser, main
 from gnoming_rules.schemas import ruleset_schema
 from gnoming_rules.validate import validate_file
 
@@ -539,3 +541,39 @@ def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
     out = capsys.readouterr().out
     rules = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  rule")]
     assert rules == ["rule 8", "rule 8.2", "rule 8.3", "rule 8.4", "rule 8.6"], out
+
+
+def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--jobs 300`` on 10 files started 300 processes; the default was os.cpu_count(),
+    not the CPUs this process may run on."""
+    started: list[int] = []
+
+    class FakePool:
+        def __init__(self, processes: int) -> None:
+            started.append(processes)
+
+        def __enter__(self) -> FakePool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def imap(self, func: Any, tasks: Any, chunksize: int = 1) -> Any:
+            return map(func, tasks)
+
+    class Context:
+        Pool = FakePool
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Context())
+    files = [EXAMPLES / "tiny-game.json"] * 10
+    assert len(list(batch.check_files(files, jobs=300))) == 10
+    assert started == [10]
+    monkeypatch.setattr(batch, "available_cpus", lambda: 3)
+    list(batch.check_files(files))
+    assert started == [10, 3]
+    assert build_parser().parse_args(["validate", "x"]).jobs is None  # the default: CPUs
+    monkeypatch.undo()
+    if hasattr(os, "sched_getaffinity"):
+        assert batch.available_cpus() == len(os.sched_getaffinity(0))
