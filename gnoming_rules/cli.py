@@ -28,7 +28,7 @@ import yaml
 from .batch import check_files, record_files
 from .bots import play_game
 from .cards import face_from_text
-from .errors import GnomingError, RulesetError
+from .errors import GnomingError, RulesetError, one_line
 from .record import dump_record, write_record
 from .render import describe_turn, draw_layout, draw_table, seat_name
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset, looks_like_path
@@ -381,13 +381,18 @@ def cmd_ruleset_check(args: argparse.Namespace) -> int:
     """``gnoming ruleset check R...``: 0 all fine, 1 some ruleset cannot be played, 2 not found."""
     status = 0
     for given in args.rulesets:
+        label = one_line(given)  # one line per argument, whatever it holds
         try:
             rules = load_ruleset(given)
         except RulesetError as error:
-            print(f"{given}: {error.code}: {error.message}")
+            print(f"{label}: {error.code}: {error.message}")
             status = max(status, 2 if error.code == "unknown-ruleset" else 1)
             continue
-        print(f"{given}: ok ({rules.name}, sha256 {rules.sha256[:12]}...)")
+        except (OSError, RecursionError, ValueError) as error:  # never the end of the run
+            print(f"{label}: bad-ruleset: cannot be read: {one_line(str(error))}")
+            status = max(status, 1)
+            continue
+        print(f"{label}: ok ({one_line(rules.name)}, sha256 {rules.sha256[:12]}...)")
     return status
 
 

@@ -577,3 +577,28 @@ def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
     monkeypatch.undo()
     if hasattr(os, "sched_getaffinity"):
         assert batch.available_cpus() == len(os.sched_getaffinity(0))
+
+
+def test_ruleset_check_gives_every_argument_its_own_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deeply nested file once ended the command with "internal error: RecursionError",
+    and a 300-character name with OSError before the later arguments were checked."""
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("rounds: " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    laughs = tmp_path / "laughs.yaml"
+    lines = ['a0: ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    laughs.write_text("\n".join(lines), encoding="utf-8")
+    given = [str(deep), "n" * 300, "x" * 300 + ".yaml", "odd\nname", str(laughs), "standard"]
+    assert main(["ruleset", "check", *given]) == 2
+    out, err = capsys.readouterr()
+    printed = out.splitlines()
+    assert err == "" and len(printed) == len(given), out
+    assert printed[0].startswith(f"{deep}: bad-ruleset: ") and "nested too deeply" in printed[0]
+    assert "unknown-ruleset" in printed[1] and "File name too long" in printed[1]
+    assert "unknown-ruleset" in printed[2] and "File name too long" in printed[2]
+    assert printed[3].startswith('"odd\\nname": unknown-ruleset: ')
+    assert printed[4].startswith(f"{laughs}: bad-ruleset: ") and "aliases" in printed[4]
+    assert printed[5].startswith("standard: ok (standard, sha256 ")
+    assert all(len(line) < 400 for line in printed)
