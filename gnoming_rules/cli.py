@@ -26,7 +26,7 @@ from typing import IO, Any, NoReturn
 import yaml
 
 from .batch import check_files, record_files
-from .bots import play_game
+from .bots import NAMES, play_game
 from .cards import face_from_text
 from .errors import GnomingError, RulesetError, one_line
 from .record import dump_record, write_record
@@ -92,8 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="check game records (files or folders)", description=_VALIDATE_HELP
     )
     validate.add_argument("paths", nargs="+", metavar="FILE", help="record files or folders")
-    validate.add_argument("--json", action="store_true", help="print RECORD.md's verdict objects")
-    validate.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
+    validate.add_argument(
+        "--json", action="store_true", help="print RECORD.md's verdict objects, one per line"
+    )
+    validate.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="replay every record under R, a name or a path (default: the ruleset each "
+        "record names); a record's ruleset_sha256 must still match",
+    )
     validate.add_argument(
         "--jobs",
         type=_positive,
@@ -106,25 +113,59 @@ def build_parser() -> argparse.ArgumentParser:
     validate.set_defaults(command=cmd_validate)
 
     play = commands.add_parser("play", help="play a game with bots and write its record")
-    play.add_argument("--players", type=int, required=True, metavar="N")
-    play.add_argument("--seed", type=int, default=None, metavar="S", help="default: random")
-    play.add_argument("--ruleset", default="standard", metavar="R", help="name or path")
-    play.add_argument("--bot", choices=("random", "greedy"), default="greedy")
-    play.add_argument("--out", metavar="F", help="record file (.json/.yaml), - for stdout")
-    play.add_argument("--names", metavar="A,B,...", help="player names, comma-separated")
+    play.add_argument(
+        "--players",
+        type=int,
+        required=True,
+        metavar="N",
+        help="number of seats, within the ruleset's players.min and players.max",
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="the game's seed (default: random)"
+    )
+    play.add_argument(
+        "--ruleset", default="standard", metavar="R", help="name or path (default: %(default)s)"
+    )
+    play.add_argument(
+        "--bot",
+        choices=("random", "greedy"),
+        default="greedy",
+        help="who plays every seat (default: %(default)s)",
+    )
+    play.add_argument(
+        "--out",
+        metavar="F",
+        help="record file (.json/.yaml), - for standard output (default: gnoming-game-S.json, "
+        "S the seed)",
+    )
+    play.add_argument(
+        "--names",
+        metavar="A,B,...",
+        help=f"player names in seat order, comma-separated (default: {','.join(NAMES)})",
+    )
     play.add_argument("--no-claims", action="store_true", help="write no card/score claims")
     play.set_defaults(command=cmd_play)
 
     show = commands.add_parser("show", help="replay a record to a point and draw the table")
-    show.add_argument("path", metavar="FILE")
-    show.add_argument("--round", type=int, metavar="R", help="default: the last round")
-    show.add_argument("--move", type=int, metavar="M", help="stop before move M (default: end)")
-    show.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
+    show.add_argument("path", metavar="FILE", help="one record file")
+    show.add_argument(
+        "--round", type=int, metavar="R", help="the round to show (default: the last round)"
+    )
+    show.add_argument(
+        "--move", type=int, metavar="M", help="stop before move M (default: the end of the round)"
+    )
+    show.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="replay under R, a name or a path (default: the ruleset the record names)",
+    )
     show.set_defaults(command=cmd_show)
 
     score = commands.add_parser("score", help="score one layout, with the breakdown")
     score.add_argument("cards", nargs="+", metavar="CARD", help="row-major: 5 5 M 3 -2 9 5 H 1")
-    score.add_argument("--ruleset", default="standard", metavar="R")
+    score.add_argument(
+        "--ruleset", default="standard", metavar="R", help="name or path (default: %(default)s)"
+    )
     score.set_defaults(command=cmd_score)
 
     listing = commands.add_parser("rulesets", help="list the bundled rulesets")
@@ -141,8 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     schema = actions.add_parser("schema", help="print the JSON Schema of a ruleset file")
     schema.set_defaults(command=cmd_ruleset_schema)
     diff = actions.add_parser("diff", help="what ruleset B changes against A")
-    diff.add_argument("old", metavar="A")
-    diff.add_argument("new", metavar="B")
+    diff.add_argument("old", metavar="A", help="the ruleset to compare against (name or path)")
+    diff.add_argument("new", metavar="B", help="the ruleset whose changes are printed")
     diff.set_defaults(command=cmd_ruleset_diff)
     return parser
 
@@ -154,7 +195,11 @@ if any, must still match R."""
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    """A whole number of at least 1 (its error says so, not "invalid _positive value")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
@@ -183,9 +228,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if progress is not None:
         progress.clear()
     if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
-        summary = (
-            f"{len(files)} files: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
-        )
+        count = f"{len(files)} file{'' if len(files) == 1 else 's'}"
+        summary = f"{count}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
         print(summary, file=sys.stderr if args.json else sys.stdout)
     return 2 if counts[2] else 1 if counts[1] else 0
 

@@ -303,8 +303,7 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
     if record.first_player >= players:
         raise RecordError(
             "bad-record",
-            f"first_player: seat {record.first_player} does not exist "
-            f"({players} players: seats 0 to {players - 1})",
+            f"first_player: seat {record.first_player} does not exist ({_seats(players)})",
         )
     cache = _STEPS.setdefault(players, {})
     if len(cache) > _STEPS_LIMIT:
@@ -344,7 +343,7 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
             if seat >= players:
                 raise RecordError(
                     "bad-record",
-                    f"result.winners: seat {seat} does not exist (seats 0 to {players - 1})",
+                    f"result.winners: seat {seat} does not exist ({_seats(players)})",
                 )
     return compiled
 
@@ -356,9 +355,7 @@ def _step(entry: Mapping[str, Any], players: int) -> Step | _Malformed:
         return Reshuffle(tuple(entry["cards"])), None
     player = entry["player"]
     if player >= players:
-        return _Malformed(
-            "player", f"seat {player} does not exist ({players} players: seats 0 to {players - 1})"
-        )
+        return _Malformed("player", f"seat {player} does not exist ({_seats(players)})")
     card = entry.get("card")
     move: Move
     if action == "draw":
@@ -525,6 +522,11 @@ def _waiting(state: State) -> str:
         Phase.FLIP: "flip a card",
     }.get(phase, phase.name.lower())
     return f"seat {seat} must {what}"
+
+
+def _seats(players: int) -> str:
+    """``3 players: seats 0 to 2``; ``1 player: seat 0``."""
+    return f"{players} players: seats 0 to {players - 1}" if players > 1 else "1 player: seat 0"
 
 
 def _listed(values: Sequence[int]) -> str:

@@ -602,3 +602,18 @@ def test_ruleset_check_gives_every_argument_its_own_line(
     assert printed[4].startswith(f"{laughs}: bad-ruleset: ") and "aliases" in printed[4]
     assert printed[5].startswith("standard: ok (standard, sha256 ")
     assert all(len(line) < 400 for line in printed)
+
+
+def test_usage_messages_name_the_type_and_counts_take_the_right_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--jobs abc`` said "invalid _positive value"; a folder of one record, "1 files"."""
+    assert main(["validate", "--jobs", "abc", "examples"]) == 2
+    assert capsys.readouterr().err == (
+        "gnoming: usage: argument --jobs: must be a whole number, got 'abc' "
+        "(see gnoming validate --help)\n"
+    )
+    shutil.copy(EXAMPLES / "tiny-game.json", tmp_path / "game.json")
+    shutil.copy(EXAMPLES / "tiny.yaml", tmp_path / "tiny.yaml")
+    assert main(["validate", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 file: 1 valid, 0 invalid, 0 unreadable"

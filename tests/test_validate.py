@@ -538,3 +538,11 @@ def test_a_verdict_is_one_line_even_for_str_splitlines() -> None:
     line = gr.Verdict(False, False, error, (), (), ()).to_json()
     assert len(line.splitlines()) == 1 and "é" in line
     assert json.loads(line)["error"]["message"] == message
+
+
+def test_a_table_of_one_is_counted_in_the_singular() -> None:
+    data = standard(SETUP)
+    data["players"], data["first_player"] = ["Ana"], 1
+    verdict = verdict_of(data)
+    assert verdict.error is not None
+    assert verdict.error.message == "first_player: seat 1 does not exist (1 player: seat 0)"
