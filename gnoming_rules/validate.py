@@ -78,7 +78,8 @@ class Verdict:
     scores: tuple[tuple[int, ...], ...]
     """Every round that finished, its scores per seat (8.6 included)."""
     totals: tuple[int, ...]
-    """Sums of ``scores``: zeros when no round finished, empty when the input is no record."""
+    """Sums of ``scores``: zeros when no round finished; empty only when the input is no
+    record (its structure is bad), since then it has no seats to count."""
     winners: tuple[int, ...]
     """The winning seats, ascending, when the game is complete; else empty."""
 
@@ -197,7 +198,7 @@ def replay_record(
         code: str, message: str, round_: int | None = None, rules: Ruleset | None = None
     ) -> Replay:
         error = VerdictError(round_, None, code, None if code != "bad-deal" else "3.1", message)
-        verdict = Verdict(False, False, error, (), zeros if code != "bad-record" else (), ())
+        verdict = Verdict(False, False, error, (), zeros, ())  # a record: one total a seat
         return Replay(verdict, record, rules, None, None)
 
     try:

@@ -98,7 +98,9 @@ def check_verdict_shape(verdict: Verdict) -> None:
     assert error.message and "\n" not in error.message, error
     assert verdict.exit_status == (2 if error.code in INPUT_ERROR_CODES else 1), error
     if error.code == "bad-record" and error.round is None:
-        assert verdict.totals == () and verdict.scores == ()  # the input is not a record
+        # Found before the replay: no round has scored. The input is no record (totals
+        # empty), or a record whose player count its ruleset refuses (a zero a seat).
+        assert verdict.scores == () and not any(verdict.totals), verdict
 
 
 # --- play -> write -> parse -> validate -------------------------------------------------------

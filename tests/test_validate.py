@@ -148,6 +148,32 @@ def test_ruleset_and_table_errors_win_over_violations(
     assert verdict.error is not None and verdict.error.rule is None
 
 
+@pytest.mark.parametrize(
+    ("change", "totals"),
+    [
+        ({"ruleset": "nonesuch"}, (0, 0, 0)),  # unknown-ruleset
+        ({"ruleset_sha256": "0" * 64}, (0, 0, 0)),  # ruleset-mismatch
+        ({"players": ["Ana", "Bo"]}, (0, 0)),  # the player count: a record, two seats
+        ({"players": ["P"] * 8}, (0,) * 8),
+        ({"first_player": 3}, ()),  # a seat that does not exist: the structure
+        ({"players": []}, ()),
+    ],
+)
+def test_totals_are_empty_only_when_the_input_is_no_record(
+    change: dict[str, Any], totals: tuple[int, ...], tmp_path: Path
+) -> None:
+    """RECORD.md: totals are zeros when no round finished, [] when the input is not a
+    record. A record whose player count its ruleset refuses is a record (checked after
+    the ruleset, like a bad deal): a zero a seat, as for unknown-ruleset and bad-deal."""
+    data = standard([ex.reveal(0, 9)])
+    data.update(change)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    verdict = validate_file(path)
+    assert verdict.error is not None and verdict.exit_status == 2
+    assert verdict.totals == totals and verdict.scores == ()
+
+
 def test_the_structure_is_checked_before_the_ruleset() -> None:
     data = standard([{"action": "reveal", "player": 0, "slot": None}])
     data["ruleset"] = "nonesuch"
