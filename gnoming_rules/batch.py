@@ -40,8 +40,9 @@ class FileReport:
 
 def record_files(paths: Iterable[str | Path]) -> list[Path]:
     """The files to validate: each file given, and in each folder (walked in sorted order,
-    dot-folders skipped) every ``.json``/``.yaml``/``.yml`` file that says ``gnoming-record``
-    near its top, so that rulesets and other data lying beside records are left alone."""
+    dot-folders skipped) every regular ``.json``/``.yaml``/``.yml`` file that says
+    ``gnoming-record`` near its top, so that rulesets and other data lying beside records
+    are left alone, and a named pipe or a device (which may never finish reading) too."""
     found: list[Path] = []
     for given in paths:
         path = Path(given)
@@ -55,6 +56,7 @@ def record_files(paths: Iterable[str | Path]) -> list[Path]:
                 for name in sorted(files)
                 if name.lower().endswith(RECORD_SUFFIXES)
                 and not name.startswith(".")
+                and (Path(folder) / name).is_file()
                 and _says_record(Path(folder) / name)
             ]
     return found
@@ -93,26 +95,31 @@ def _check_task(task: tuple[str, str | None, bool]) -> FileReport:
     return check_file(*task)
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system tells it,
-    else every core): the default number of ``gnoming validate`` processes."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    if affinity is not None:
-        return max(1, len(affinity(0)))
-    return os.cpu_count() or 1
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system tells it), else
+    every CPU of the machine."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no sched_getaffinity (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 def check_files(
-    files: Sequence[Path], *, jobs: int = 1, ruleset: str | None = None, as_json: bool = False
+    files: Sequence[Path],
+    *,
+    jobs: int | None = None,
+    ruleset: str | None = None,
+    as_json: bool = False,
 ) -> Iterator[FileReport]:
-    """Reports for ``files``, in their order, computed by ``jobs`` processes."""
+    """Reports for ``files``, in their order, computed by ``jobs`` processes (default: the
+    CPUs available), never more processes than files."""
     tasks = [(str(path), ruleset, as_json) for path in files]
-    jobs = min(jobs, len(tasks))  # a process per file at most
-    if jobs <= 1 or len(tasks) < SERIAL_BELOW:
+    workers = min(available_cpus() if jobs is None else jobs, len(tasks))
+    if workers <= 1 or len(tasks) < SERIAL_BELOW:
         yield from map(_check_task, tasks)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    chunk = max(1, min(64, len(tasks) // (jobs * 8)))
-    with context.Pool(jobs) as pool:
+    chunk = max(1, min(64, len(tasks) // (workers * 8)))
+    with context.Pool(workers) as pool:
         yield from pool.imap(_check_task, tasks, chunksize=chunk)

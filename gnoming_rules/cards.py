@@ -56,6 +56,26 @@ def face_text(card: Face | None) -> str:
     return card if isinstance(card, str) else integer_text(card)
 
 
+def a_card(card: Face | None) -> str:
+    """The card with its article, as a sentence names it: ``a 7``, ``an 8``, ``an 11``,
+    ``an 18``, ``an 80``, ``a -3`` (minus three), ``a hazard (H)``, ``a mulligan (M)``."""
+    if card == HAZARD:
+        return "a hazard (H)"
+    if card == MULLIGAN:
+        return "a mulligan (M)"
+    text = face_text(card)
+    return f"{'an' if _starts_with_a_vowel_sound(text) else 'a'} {text}"
+
+
+def _starts_with_a_vowel_sound(number: str) -> bool:
+    """Whether a number written in digits is read starting with a vowel: eight, eighteen,
+    eighty, eight hundred, eleven (thousand, million...)."""
+    if not number.isdigit():  # negative ("minus"), or not a number at all ("-")
+        return False
+    lead = number[: len(number) % 3 or 3]  # the group read first: 11 in 11000
+    return lead.startswith("8") or lead in ("11", "18")
+
+
 def face_sort_key(card: Face) -> tuple[int, int]:
     """Orders faces: numbers ascending, then hazards, then mulligans (stable for output)."""
     if type(card) is int:

@@ -25,10 +25,10 @@ from typing import IO, Any, NoReturn
 
 import yaml
 
-from .batch import check_files, record_files, usable_cores
-from .bots import play_game
+from .batch import check_files, record_files
+from .bots import NAMES, play_game
 from .cards import face_from_text
-from .errors import GnomingError, RulesetError, quoted
+from .errors import GnomingError, RulesetError, one_line, quoted
 from .record import dump_record, write_record
 from .render import describe_turn, draw_layout, draw_table, seat_name
 from .ruleset import Ruleset, bundled_rulesets, load_ruleset, looks_like_path
@@ -92,47 +92,79 @@ def build_parser() -> argparse.ArgumentParser:
         "validate", help="check game records (files or folders)", description=_VALIDATE_HELP
     )
     validate.add_argument("paths", nargs="+", metavar="FILE", help="record files or folders")
-    validate.add_argument("--json", action="store_true", help="print RECORD.md's verdict objects")
-    validate.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
+    validate.add_argument(
+        "--json", action="store_true", help="print RECORD.md's verdict objects, one per line"
+    )
+    validate.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="replay every record under R, a name or a path (default: the ruleset each "
+        "record names); a record's ruleset_sha256 must still match",
+    )
     validate.add_argument(
         "--jobs",
         type=_positive,
-        default=usable_cores(),
+        default=None,
         metavar="N",
-        help="processes (default: the cores this process may use, %(default)s here)",
+        help="processes that check files (default: the CPUs this process may use, "
+        "at most one per file)",
     )
     validate.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     validate.set_defaults(command=cmd_validate)
 
     play = commands.add_parser("play", help="play a game with bots and write its record")
-    play.add_argument("--players", type=int, required=True, metavar="N", help="number of seats")
-    play.add_argument("--seed", type=int, default=None, metavar="S", help="default: random")
     play.add_argument(
-        "--ruleset", default="standard", metavar="R", help="name or path (default: standard)"
+        "--players",
+        type=int,
+        required=True,
+        metavar="N",
+        help="number of seats, within the ruleset's players.min and players.max",
     )
     play.add_argument(
-        "--bot", choices=("random", "greedy"), default="greedy", help="default: greedy"
+        "--seed", type=int, default=None, metavar="S", help="the game's seed (default: random)"
+    )
+    play.add_argument(
+        "--ruleset", default="standard", metavar="R", help="name or path (default: %(default)s)"
+    )
+    play.add_argument(
+        "--bot",
+        choices=("random", "greedy"),
+        default="greedy",
+        help="who plays every seat (default: %(default)s)",
     )
     play.add_argument(
         "--out",
         metavar="F",
-        help="record file (.json/.yaml), - for stdout (default: gnoming-game-S.json)",
+        help="record file (.json/.yaml), - for standard output (default: gnoming-game-S.json, "
+        "S the seed)",
     )
-    play.add_argument("--names", metavar="A,B,...", help="player names, comma-separated")
+    play.add_argument(
+        "--names",
+        metavar="A,B,...",
+        help=f"player names in seat order, comma-separated (default: {','.join(NAMES)})",
+    )
     play.add_argument("--no-claims", action="store_true", help="write no card/score claims")
     play.set_defaults(command=cmd_play)
 
     show = commands.add_parser("show", help="replay a record to a point and draw the table")
-    show.add_argument("path", metavar="FILE")
-    show.add_argument("--round", type=int, metavar="R", help="default: the last round")
-    show.add_argument("--move", type=int, metavar="M", help="stop before move M (default: end)")
-    show.add_argument("--ruleset", metavar="R", help="replay under R (name or path)")
+    show.add_argument("path", metavar="FILE", help="one record file")
+    show.add_argument(
+        "--round", type=int, metavar="R", help="the round to show (default: the last round)"
+    )
+    show.add_argument(
+        "--move", type=int, metavar="M", help="stop before move M (default: the end of the round)"
+    )
+    show.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="replay under R, a name or a path (default: the ruleset the record names)",
+    )
     show.set_defaults(command=cmd_show)
 
     score = commands.add_parser("score", help="score one layout, with the breakdown")
     score.add_argument("cards", nargs="+", metavar="CARD", help="row-major: 5 5 M 3 -2 9 5 H 1")
     score.add_argument(
-        "--ruleset", default="standard", metavar="R", help="name or path (default: standard)"
+        "--ruleset", default="standard", metavar="R", help="name or path (default: %(default)s)"
     )
     score.set_defaults(command=cmd_score)
 
@@ -150,8 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     schema = actions.add_parser("schema", help="print the JSON Schema of a ruleset file")
     schema.set_defaults(command=cmd_ruleset_schema)
     diff = actions.add_parser("diff", help="what ruleset B changes against A")
-    diff.add_argument("old", metavar="A")
-    diff.add_argument("new", metavar="B")
+    diff.add_argument("old", metavar="A", help="the ruleset to compare against (name or path)")
+    diff.add_argument("new", metavar="B", help="the ruleset whose changes are printed")
     diff.set_defaults(command=cmd_ruleset_diff)
     return parser
 
@@ -163,6 +195,7 @@ if any, must still match R."""
 
 
 def _positive(text: str) -> int:
+    """A whole number of at least 1 (its error says so, not "invalid _positive value")."""
     try:
         value = int(text)
     except ValueError:
@@ -195,8 +228,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if progress is not None:
         progress.clear()
     if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
-        files_text = "1 file" if len(files) == 1 else f"{len(files)} files"
-        summary = f"{files_text}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
+        count = f"{len(files)} file{'' if len(files) == 1 else 's'}"
+        summary = f"{count}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
         print(summary, file=sys.stderr if args.json else sys.stdout)
     return 2 if counts[2] else 1 if counts[1] else 0
 
@@ -298,7 +331,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     """``gnoming show FILE [--round R] [--move M]``: the table at one point of a record."""
     whole = replay_file(args.path, ruleset=args.ruleset)
     record = whole.record
-    if record is None or whole.ruleset is None:
+    if record is None or whole.ruleset is None or whole.state is None:
+        # Refused before any move (structure, ruleset, player count, deals): nothing to draw.
         error = whole.verdict.error
         assert error is not None
         return _fail(f"{args.path}: {error.code}: {error.message}")
@@ -329,7 +363,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         where += "" if error.move is None else f", move {error.move}"
         print(f"the replay stops{where}: {error.code}: {error.message}")
     if state is None:
-        return 0
+        return 2 if replay.verdict.exit_status == 2 else 0
     reached = error.move if error is not None and error.move is not None else move_index
     shown_round = error.round if error is not None and error.round is not None else round_index
     point = "the end" if reached is None else f"move {reached}"
@@ -341,7 +375,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(line)
     for index, scores in enumerate(state.scores):
         print(f"round {index} scores: {list(scores)}")
-    return 0
+    return 2 if replay.verdict.exit_status == 2 else 0
 
 
 # --- score ----------------------------------------------------------------------------------
@@ -394,13 +428,18 @@ def cmd_ruleset_check(args: argparse.Namespace) -> int:
     """``gnoming ruleset check R...``: 0 all fine, 1 some ruleset cannot be played, 2 not found."""
     status = 0
     for given in args.rulesets:
+        label = one_line(given)  # one line per argument, whatever it holds
         try:
             rules = load_ruleset(given)
         except RulesetError as error:
-            print(f"{given}: {error.code}: {error.message}")
+            print(f"{label}: {error.code}: {error.message}")
             status = max(status, 2 if error.code == "unknown-ruleset" else 1)
             continue
-        print(f"{given}: ok ({rules.name}, sha256 {rules.sha256[:12]}...)")
+        except (OSError, RecursionError, ValueError) as error:  # never the end of the run
+            print(f"{label}: bad-ruleset: cannot be read: {one_line(str(error))}")
+            status = max(status, 1)
+            continue
+        print(f"{label}: ok ({one_line(rules.name)}, sha256 {rules.sha256[:12]}...)")
     return status
 
 

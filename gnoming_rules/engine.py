@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .cards import HAZARD, MULLIGAN, Face, face_text, is_face
+from .cards import HAZARD, MULLIGAN, Face, a_card, face_text, is_face
 from .compiled import CompiledRules
 from .errors import GnomingError, IllegalMove, quoted
 from .moves import (
@@ -489,7 +489,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             )
         return _finish_turn(rules, state, state.face_up, piles, removed)
     if pile is None:
-        raise IllegalMove("bad-record", "4.4", f"the discard of a {held} must name a pile")
+        raise IllegalMove("bad-record", "4.4", f"the discard of {a_card(held)} must name a pile")
     if type(pile) is not int or pile not in (0, 1):
         raise IllegalMove("bad-record", "4.4", f"pile {quoted(pile)} does not exist (0 or 1)")
     if piles[pile] and not (piles[0] and piles[1]):

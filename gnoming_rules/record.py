@@ -16,7 +16,10 @@ Every problem becomes a :class:`~gnoming_rules.errors.RecordError` with code
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, NotRequired, TypeAlias
@@ -31,7 +34,7 @@ from typing_extensions import TypedDict  # pydantic needs this one before Python
 
 from .cards import Face
 from .errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
-from .safe_yaml import UnreadableYamlError, load_yaml
+from .safe_yaml import DuplicateKeyError, UnreadableYamlError, load_yaml, quoted_key
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -248,11 +251,39 @@ def read_record(path: str | Path) -> Record:
     """Read a record file (JSON, or YAML for ``.yaml``/``.yml``); raises :class:`RecordError`."""
     file = Path(path)
     try:
-        with file.open("rb") as stream:
-            data = stream.read(MAX_RECORD_BYTES + 1)
+        data = _read_regular_file(file)
     except OSError as error:
-        raise RecordError("bad-record", f"cannot read {file}: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise RecordError("bad-record", f"cannot read {one_line(str(file))}: {reason}") from None
     return parse_record(data, format=format_of(file))
+
+
+_NOT_REGULAR = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_regular_file(file: Path) -> bytes:
+    """The first ``MAX_RECORD_BYTES + 1`` bytes of a regular file. Anything else raises
+    ``OSError`` "not a regular file" without being read: opening a named pipe would wait
+    for a writer, and a device can be endless. (The file is opened without blocking, then
+    looked at, so that what is checked is what would be read.)"""
+    descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(descriptor).st_mode
+    except OSError:
+        os.close(descriptor)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
+        raise OSError(f"not a regular file ({kind})")
+    with os.fdopen(descriptor, "rb") as stream:
+        return stream.read(MAX_RECORD_BYTES + 1)
 
 
 def format_of(path: Path) -> RecordFormat | None:
@@ -282,12 +313,82 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> Re
         format = "json" if raw.lstrip()[:1] == b"{" else "yaml"
     try:
         if format == "json":
-            return RECORD_ADAPTER.validate_json(raw)
+            return _read_json(raw)
         return RECORD_ADAPTER.validate_python(_load_yaml(raw))
     except PydanticValidationError as error:
         raise record_error_from(error) from None
     except RecursionError:
         raise RecordError("bad-record", "the input is nested too deeply") from None
+
+
+def _read_json(raw: bytes) -> Record:
+    """A JSON record, read by pydantic's own reader (the fastest way), and refused if a
+    mapping repeats a key, which JSON readers, pydantic's too, pass silently (the last
+    value wins).
+
+    Every key ends with a ``:`` outside any string, so a document with no more colons than
+    the record has keys repeats none: then nothing else is read. Otherwise (a colon inside
+    a string, or a key given twice), and before any problem of the structure is reported,
+    the document is read again with Python's reader, keeping every key, to find out."""
+    try:
+        record = RECORD_ADAPTER.validate_json(raw)
+    except PydanticValidationError as error:
+        if error.errors(include_url=False)[0]["type"] != "json_invalid":
+            _refuse_duplicate_keys(raw)
+        raise
+    if raw.count(b":") > _key_count(record):
+        _refuse_duplicate_keys(raw)
+    return record
+
+
+def _key_count(record: Record) -> int:
+    """How many keys the record's mappings hold, all of them."""
+    count = len(record.model_fields_set) + _keys_in(record.ruleset)
+    for round_ in record.rounds:
+        count += len(round_.model_fields_set) + sum(map(len, round_.moves))
+    if record.result is not None:
+        count += len(record.result.model_fields_set)
+    return count
+
+
+def _keys_in(value: object) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_keys_in(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_keys_in(item) for item in value)
+    return 0
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its (key, value) pairs, repeated keys included."""
+
+
+def _refuse_duplicate_keys(raw: bytes) -> None:
+    """Raise ``bad-record`` for the JSON object nearest the top that repeats a key (the
+    YAML reader reports the same one)."""
+    try:  # numbers kept as text: only the keys matter, and any size is read
+        tree = json.loads(raw, object_pairs_hook=_Pairs, parse_int=str, parse_float=str)
+    except (ValueError, RecursionError):
+        return  # pydantic's reader read it: let its verdict stand
+    queue: deque[tuple[tuple[str | int, ...], Any]] = deque([((), tree)])
+    while queue:
+        location, node = queue.popleft()
+        if isinstance(node, _Pairs):
+            seen: set[str] = set()
+            for key, value in node:
+                if key in seen:
+                    raise _duplicate_key(location, key)
+                seen.add(key)
+                queue.append(((*location, key), value))
+        elif isinstance(node, list):
+            queue.extend(((*location, index), value) for index, value in enumerate(node))
+
+
+def _duplicate_key(location: tuple[str | int, ...], key: str) -> RecordError:
+    path = field_path(location)
+    round_index, move_index = _move_location(location)
+    message = f"{path + ': ' if path else ''}key {quoted_key(key)} given more than once"
+    return RecordError("bad-record", message, round_index, move_index)
 
 
 def _utf8(text: str) -> bytes:
@@ -304,6 +405,8 @@ def _utf8(text: str) -> bytes:
 def _load_yaml(raw: bytes) -> object:
     try:
         return load_yaml(raw)
+    except DuplicateKeyError as duplicate:
+        raise _duplicate_key(duplicate.location, duplicate.key) from None
     except UnreadableYamlError as problem:
         raise RecordError("bad-record", str(problem)) from None
 

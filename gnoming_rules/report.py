@@ -1,22 +1,25 @@
 """A verdict told to a person: the failing move, the rule and its text, the layout at fault.
 
 :func:`describe` turns a :class:`~gnoming_rules.validate.Replay` into the text
-``gnoming validate`` prints: one line for a valid record or an input error, and for a
-rule violation or false claim a short block: the move as the record wrote it, the rule
-number and text, the reason, and the player's layout (face-down cards in parentheses,
-the slot at fault starred) as it was just before the move.
+``gnoming validate`` prints: one line for a valid record or an input error found before
+the replay, and for a rule violation, a false claim or a ``bad-record`` found during the
+replay (a discard that names no pile) a short block: the move as the record wrote it,
+the rule number and text, the reason, and the player's layout (face-down cards in
+parentheses, the slot at fault starred) as it was just before the move.
 """
 
 from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .cards import HAZARD, Face, face_text, is_positive, sorted_faces
 from .render import draw_layout, draw_piles, seat_name
 from .rulebook import rule_text
 from .scoring import score_breakdown
+from .state import State
 from .validate import Replay
 
 CARD_CLAIM = (
@@ -25,8 +28,6 @@ CARD_CLAIM = (
 )
 INDENT = "  "
 WIDTH = 100
-RULES_IN_DETAIL = {"score-mismatch": ("8.2", "8.3", "8.4", "8.5", "8.6")}
-"""Codes whose verdict names a whole section ("8"): the rules of it that decide the case."""
 
 
 def describe(label: str, replay: Replay) -> str:
@@ -46,8 +47,9 @@ def describe(label: str, replay: Replay) -> str:
     if error.rule is not None:
         text = rule_text(error.rule)
         lines += _wrapped(f"rule {error.rule}: {text}" if text else f"rule {error.rule}")
-        for number in RULES_IN_DETAIL.get(error.code, ()):
-            lines += _wrapped(f"rule {number}: {rule_text(number)}")
+        if error.code == "score-mismatch":  # "8" is the section: quote its scoring rules
+            for number in _scoring_rules(replay):
+                lines += _wrapped(f"rule {number}: {rule_text(number)}")
     elif error.code == "card-mismatch":
         lines += _wrapped(f"claim: {CARD_CLAIM}")
     lines += _wrapped(f"reason: {error.message}")
@@ -106,11 +108,9 @@ def _picture(replay: Replay) -> list[str]:
         return _score_pictures(replay)
     if error.code == "result-mismatch" or not state.cards[0]:
         return []
+    if error.code == "bad-reshuffle":
+        return _reshuffle_picture(state)
     entry = replay.entry or {}
-    if entry.get("action") == "reshuffle":  # no seat moves: the piles are what matters
-        return [INDENT + "the piles before the reshuffle:"] + [
-            INDENT * 2 + line for line in draw_piles(state)
-        ]
     seat = entry.get("player", state.actor)
     if not isinstance(seat, int) or not 0 <= seat < len(state.cards):
         return []
@@ -126,6 +126,71 @@ def _picture(replay: Replay) -> list[str]:
     if entry.get("action") in ("draw", "discard") or error.code == "wrong-phase":
         lines += [INDENT + line for line in draw_piles(state)]
     return lines
+
+
+def _scoring_rules(replay: Replay) -> list[str]:
+    """The rules of scoring (8.2 to 8.6) that the disputed seats' scores rest on."""
+    state, rules, record, error = replay.state, replay.ruleset, replay.record, replay.verdict.error
+    assert state is not None and rules is not None and record is not None and error is not None
+    assert error.round is not None
+    claimed = record.rounds[error.round].scores or []
+    actual = state.scores[error.round]
+    used: set[str] = set()
+    for seat, (score, claim) in enumerate(zip(actual, claimed, strict=True)):
+        if score == claim:
+            continue
+        breakdown = score_breakdown(rules, state.cards[seat])
+        if breakdown.sets:
+            used.add("8.2")
+        in_sets = [slot for line in breakdown.sets for slot in line.slots]
+        if len(in_sets) > len(set(in_sets)):  # a card in two sets
+            used.add("8.3")
+        for card in breakdown.cards:
+            if is_positive(card.card) and not card.in_set:
+                used.add("8.3")
+            elif card.card == HAZARD:
+                used.add("8.5")
+            elif not card.in_set:  # a negative card, or a mulligan in no set
+                used.add("8.4")
+        if score != breakdown.total:
+            used.add("8.6")
+    return sorted(used)
+
+
+SHOWN_CARDS = 40
+"""Most cards a report lists in one line."""
+
+
+def _reshuffle_picture(state: State) -> list[str]:
+    """For a wrong reshuffle: the discard piles it should have been made of, the cards
+    below their tops that it should hold (in any order), the draw pile and the held card."""
+    lines = [f"{INDENT}the discard piles before the reshuffle (bottom first; each top stays):"]
+    for index, pile in enumerate(state.discard_piles):
+        shown = _cards_text(pile, from_end=True)
+        top = f"  (top {face_text(pile[-1])})" if pile else ""
+        lines.append(f"{INDENT * 2}discard pile {index}: {shown or 'empty'}{top}")
+    below = sorted_faces([*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]])
+    count = f"{len(below)} card{'' if len(below) == 1 else 's'}"
+    lines.append(f"{INDENT}the reshuffle must hold, in any order ({count}): {_cards_text(below)}")
+    draw = len(state.draw_pile)
+    held = "" if state.held is None else f"; held: {face_text(state.held)}"
+    lines.append(
+        f"{INDENT}draw pile: {f'{draw} card' + 's' * (draw > 1) if draw else 'empty'}{held}"
+    )
+    return lines
+
+
+def _cards_text(cards: Sequence[Face], *, from_end: bool = False) -> str:
+    """Faces separated by spaces; past :data:`SHOWN_CARDS`, the first ones (or the last,
+    ``from_end``) and how many more."""
+    if len(cards) <= SHOWN_CARDS:
+        return " ".join(face_text(card) for card in cards)
+    more = len(cards) - SHOWN_CARDS
+    if from_end:
+        kept = " ".join(face_text(card) for card in cards[-SHOWN_CARDS:])
+        return f"({more} more below) {kept}"
+    kept = " ".join(face_text(card) for card in cards[:SHOWN_CARDS])
+    return f"{kept} (and {more} more)"
 
 
 def _score_pictures(replay: Replay) -> list[str]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TypeAlias
 
-from .cards import HAZARD, Face, face_text
+from .cards import HAZARD, Face, a_card
 from .engine import apply, new_game
 from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
@@ -40,6 +40,11 @@ INPUT_ERROR_CODES: Final = frozenset(
     {"bad-record", "bad-deal", "unknown-ruleset", "ruleset-mismatch"}
 )
 """Codes for input that is not a playable record: exit status 2 (RECORD.md)."""
+
+
+_LINE_BREAKS = {code: f"\\u{code:04x}" for code in (0x85, 0x2028, 0x2029)}
+"""Characters JSON allows raw in a string that ``str.splitlines()`` breaks lines at (the
+others, controls below U+0020, JSON escapes itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,8 @@ class Verdict:
     scores: tuple[tuple[int, ...], ...]
     """Every round that finished, its scores per seat (8.6 included)."""
     totals: tuple[int, ...]
-    """Sums of ``scores``: zeros when no round finished, empty when the input is no record."""
+    """Sums of ``scores``: zeros when no round finished; empty only when the input is no
+    record (its structure is bad), since then it has no seats to count."""
     winners: tuple[int, ...]
     """The winning seats, ascending, when the game is complete; else empty."""
 
@@ -98,15 +104,10 @@ class Verdict:
     def to_json(self) -> str:
         """The verdict object as one line of JSON (what ``gnoming validate --json`` prints).
 
-        Text echoed from the input keeps its characters, except those that some readers
-        take for line breaks (U+0085, U+2028, U+2029), written as ``\\u`` escapes: the
-        line stays one line for ``str.splitlines()`` too."""
-        text = json.dumps(self.to_dict(), ensure_ascii=False)
-        return text.translate(_LINE_BREAK_ESCAPES)
-
-
-_LINE_BREAK_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
-"""JSON allows these raw inside strings; only strings can hold them, so escaping is safe."""
+        Non-ASCII text stays as it is, except the three characters that JSON allows raw but
+        that ``str.splitlines()`` (and many readers of JSON Lines) take for line breaks:
+        U+0085, U+2028 and U+2029 are escaped, so that one verdict is always one line."""
+        return json.dumps(self.to_dict(), ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +216,7 @@ def replay_record(
         code: str, message: str, round_: int | None = None, rules: Ruleset | None = None
     ) -> Replay:
         error = VerdictError(round_, None, code, None if code != "bad-deal" else "3.1", message)
-        verdict = Verdict(False, False, error, (), zeros, ())  # a record, though unplayable
+        verdict = Verdict(False, False, error, (), zeros, ())  # a record: one total a seat
         return Replay(verdict, record, rules, None, None)
 
     try:
@@ -293,7 +294,7 @@ def _resolve(
 
 def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
     if override is not None:
-        return f"the ruleset given ({rules.name or 'inline'})"
+        return f"the ruleset given ({one_line(rules.name) or 'inline'})"
     if isinstance(record.ruleset, str):
         return f"ruleset {one_line(record.ruleset)!r}"
     return "the inline ruleset"
@@ -321,8 +322,7 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
     if record.first_player >= players:
         raise RecordError(
             "bad-record",
-            f"first_player: seat {record.first_player} does not exist "
-            f"({players} players: seats 0 to {players - 1})",
+            f"first_player: seat {record.first_player} does not exist ({_seats(players)})",
         )
     cache = _STEPS.setdefault(players, {})
     if len(cache) > _STEPS_LIMIT:
@@ -362,7 +362,7 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
             if seat >= players:
                 raise RecordError(
                     "bad-record",
-                    f"result.winners: seat {seat} does not exist (seats 0 to {players - 1})",
+                    f"result.winners: seat {seat} does not exist ({_seats(players)})",
                 )
     return compiled
 
@@ -374,9 +374,7 @@ def _step(entry: Mapping[str, Any], players: int) -> Step | _Malformed:
         return Reshuffle(tuple(entry["cards"])), None
     player = entry["player"]
     if player >= players:
-        return _Malformed(
-            "player", f"seat {player} does not exist ({players} players: seats 0 to {players - 1})"
-        )
+        return _Malformed("player", f"seat {player} does not exist ({_seats(players)})")
     card = entry.get("card")
     move: Move
     if action == "draw":
@@ -470,7 +468,9 @@ def _replay(
                 seen = after.held if seat < 0 else after.cards[seat][slot]
                 if seen != face:
                     player = after.turn if seat < 0 else seat
-                    message = f"seat {player} {verb} {_a(seen)}, but the record says {_a(face)}"
+                    message = (
+                        f"seat {player} {verb} {a_card(seen)}, but the record says {a_card(face)}"
+                    )
                     error = VerdictError(round_index, move_index, "card-mismatch", None, message)
                     return stop(state, error, after)
             state = after
@@ -543,13 +543,9 @@ def _waiting(state: State) -> str:
     return f"seat {seat} must {what}"
 
 
-def _a(card: Face | None) -> str:
-    text = face_text(card)
-    if card == HAZARD:
-        return "a hazard (H)"
-    if card == "M":
-        return "a mulligan (M)"
-    return f"an {text}" if text in ("8", "11") else f"a {text}"
+def _seats(players: int) -> str:
+    """``3 players: seats 0 to 2``; ``1 player: seat 0``."""
+    return f"{players} players: seats 0 to {players - 1}" if players > 1 else "1 player: seat 0"
 
 
 def _listed(values: Sequence[int]) -> str:

@@ -19,7 +19,6 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-import yaml
 
 from gnoming_rules import (
     HAZARD,
@@ -457,7 +456,7 @@ def yaml_errors_escape(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
         record,
         "_load_yaml",
-        lambda raw: yaml.load(raw.decode("utf-8"), Loader=safe_yaml._GuardedLoader),
+        lambda raw: safe_yaml._construct(safe_yaml._PureLoader(raw.decode("utf-8")))[0],
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import multiprocessing
+import os
 import shutil
 import subprocess
 import sys
@@ -18,8 +19,7 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 import gnoming_rules as gr
 from gnoming_rules import batch
 from gnoming_rules.batch import record_files
-from gnoming_rules.cli import _Progress, main
-from gnoming_rules.rulebook import rule_text
+from gnoming_rules.cli import _Progress, build_parser, main
 from gnoming_rules.schemas import ruleset_schema
 from gnoming_rules.validate import validate_file
 
@@ -132,23 +132,6 @@ def test_validate_says_1_file_and_refuses_a_jobs_count_that_is_no_number(tmp_pat
     refused = gnoming("validate", "--jobs", "abc", str(folder))
     assert refused.returncode == 2 and "_positive" not in refused.stderr
     assert "--jobs: must be a whole number, got 'abc'" in refused.stderr
-
-
-def test_validate_never_starts_more_processes_than_files(monkeypatch: pytest.MonkeyPatch) -> None:
-    started: list[int] = []
-    real_pool = multiprocessing.get_context("fork").Pool
-
-    class CountingContext:
-        def Pool(self, processes: int) -> Any:  # noqa: N802 (multiprocessing's name)
-            started.append(processes)
-            return real_pool(processes)
-
-    monkeypatch.setattr(multiprocessing, "get_context", lambda method: CountingContext())
-    files = record_files([EXAMPLES / "illegal"])[:10]
-    reports = list(batch.check_files(files, jobs=300))
-    assert [report.path for report in reports] == [str(path) for path in files]
-    assert started == [10]
-    assert batch.usable_cores() >= 1
 
 
 def test_validate_ruleset_override_still_checks_the_hash() -> None:
@@ -405,27 +388,6 @@ def test_a_ruleset_name_too_long_for_the_file_system_is_one_verdict(
     assert second["valid"] is True
 
 
-def test_a_false_score_claim_quotes_the_scoring_rules_not_just_the_heading() -> None:
-    done = gnoming("validate", str(ILLEGAL / "score-mismatch.json"))
-    assert done.returncode == 1
-    lines = done.stdout.splitlines()
-    assert lines[1] == "  rule 8: End of the round and scoring"
-    for number in ("8.2", "8.3", "8.4", "8.5", "8.6"):
-        text = rule_text(number)
-        assert text is not None
-        quoted = next(line for line in lines if line.startswith(f"  rule {number}: "))
-        assert text.startswith(quoted.removeprefix(f"  rule {number}: "))
-
-
-def test_a_bad_reshuffle_shows_the_piles_it_should_have_used() -> None:
-    done = gnoming("validate", str(ILLEGAL / "bad-reshuffle.json"))
-    assert done.returncode == 1
-    shown = done.stdout.split("the piles before the reshuffle:\n", 1)[1].splitlines()
-    assert shown[0].strip() == "draw pile: 0 cards"
-    assert shown[1].strip().startswith("discard pile 0: ")
-    assert shown[2].strip().startswith("discard pile 1: ")
-
-
 def test_validate_reads_a_record_from_standard_input() -> None:
     played = gnoming("play", "--players", "3", "--seed", "4", "--out", "-")
     for fmt_input in (played.stdout, yaml.safe_dump(json.loads(played.stdout))):
@@ -448,3 +410,245 @@ def test_validate_reads_a_record_from_standard_input() -> None:
         check=False,
     )
     assert broken.returncode == 2 and broken.stdout.startswith("-: NOT PLAYABLE: bad-record")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_is_skipped_in_a_folder_and_refused_when_named(tmp_path: Path) -> None:
+    """A FIFO named b.json in a folder hung ``gnoming validate FOLDER`` (opening it waits
+    for a writer). A folder walk leaves it out; named on the command line, it is a
+    bad-record "not a regular file", read never."""
+    shutil.copy(EXAMPLES / "tiny-game.json", tmp_path / "a.json")
+    shutil.copy(EXAMPLES / "tiny.yaml", tmp_path / "tiny.yaml")
+    pipe = tmp_path / "b.json"
+    os.mkfifo(pipe)
+    assert record_files([tmp_path]) == [tmp_path / "a.json"]
+    run = [sys.executable, "-m", "gnoming_rules", "validate"]
+    folder = subprocess.run(
+        [*run, str(tmp_path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert folder.returncode == 0, folder
+    assert folder.stdout.splitlines()[-1].endswith(": 1 valid, 0 invalid, 0 unreadable")
+    named = subprocess.run(
+        [*run, "--json", str(pipe)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert named.returncode == 2
+    error = json.loads(named.stdout)["error"]
+    assert error["code"] == "bad-record"
+    assert error["message"] == f"cannot read {pipe}: not a regular file (a named pipe)"
+
+
+def test_a_folder_or_a_device_is_no_record_file(tmp_path: Path) -> None:
+    for path, kind in [(tmp_path, "a folder"), (Path(os.devnull), "a character device")]:
+        verdict = validate_file(path)
+        assert verdict.error is not None and verdict.error.code == "bad-record"
+        assert verdict.error.message == f"cannot read {path}: not a regular file ({kind})"
+
+
+def _tiny_game() -> dict[str, Any]:
+    """examples/tiny-game.json, its ruleset named by absolute path (to be written anywhere)."""
+    data: dict[str, Any] = json.loads((EXAMPLES / "tiny-game.json").read_text(encoding="utf-8"))
+    data["ruleset"] = str(EXAMPLES / data["ruleset"])
+    return data
+
+
+def _without_a_discard_pile(data: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """``data`` with the pile left out of its first non-hazard discard (a bad-record found
+    only during the replay); and that move's index in round 0."""
+    moves = data["rounds"][0]["moves"]
+    index = next(
+        i for i, move in enumerate(moves) if move["action"] == "discard" and "pile" in move
+    )
+    del moves[index]["pile"]
+    return data, index
+
+
+def test_show_exits_2_for_input_that_is_no_playable_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md: bad-record and the other input errors exit 2, as for validate; a
+    player count outside the ruleset's once exited 0."""
+    too_few = _tiny_game()
+    too_few["players"], too_few["first_player"] = too_few["players"][:1], 0
+    too_few["rounds"], too_few["result"] = [], None
+    path = tmp_path / "one-player.json"
+    path.write_text(json.dumps(too_few), encoding="utf-8")
+    assert main(["show", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"gnoming: {path}: bad-record: players: ")
+    for args in (
+        [str(ILLEGAL / "bad-deal.json")],
+        [str(ILLEGAL / "ruleset-mismatch.json")],
+        [str(EXAMPLES / "tiny-game.json"), "--ruleset", "standard"],
+    ):
+        assert main(["show", *args]) == 2, args
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+    broken, index = _without_a_discard_pile(_tiny_game())
+    path = tmp_path / "no-pile.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    assert main(["show", str(path)]) == 2  # found during the replay: the table is drawn
+    out = capsys.readouterr().out
+    assert f"the replay stops at round 0, move {index}: bad-record: " in out
+    assert "draw pile:" in out
+    assert main(["show", str(ILLEGAL / "cannot-bounce.json")]) == 0  # a rule violation
+
+
+@pytest.mark.parametrize("held", [8, 11, 3])
+def test_a_bad_record_found_during_the_replay_is_a_block_with_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], held: int
+) -> None:
+    """docs/cli.md: input errors found before the replay take one line; a discard with no
+    pile, found only by the replay, is shown like a rule violation: the move, the reason
+    (with the card's article right: "an 8"), the layout and the piles."""
+    data, index = _without_a_discard_pile(_tiny_game())
+    move = data["rounds"][0]["moves"][index]
+    played = data["rounds"][0]["moves"][index - 1]  # displaced the card the discard throws
+    assert played["action"] == "place" and played["card"] == 3
+    if held != 3:  # the same game with another card dealt where that 3 lay face down
+        data["rounds"][0]["deal"][played["player"] * 4 + played["slot"]] = held  # 2x2 layouts
+        del played["card"]
+        data["rounds"], data["result"] = data["rounds"][:1], None  # one deal to change
+        data["ruleset"] = {"extends": data["ruleset"], "deck": {"numbers": {held: 1, 3: 2}}}
+        del data["ruleset_sha256"]
+    path = tmp_path / "no-pile.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{path}: NOT PLAYABLE at round 0, move {index}: bad-record"
+    assert lines[1] == f"  move {index}: {json.dumps(move)}"
+    article = "an" if held in (8, 11) else "a"
+    assert lines[2] == f"  reason: the discard of {article} {held} must name a pile"
+    assert any(line.strip().startswith("+------+") for line in lines)
+    assert any(line.strip().startswith("draw pile: ") for line in lines)
+    page = (EXAMPLES.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "`FILE: NOT PLAYABLE at round R, move M: bad-record`" in page
+
+
+def test_json_verdicts_stay_one_line_under_splitlines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ruleset's name reaches a ruleset-mismatch message; with U+2028 in it, the --json
+    line once broke in two for str.splitlines()."""
+    rules = tmp_path / "odd.yaml"
+    rules.write_text('extends: standard\nname: "odd\\u2028name\\x85"\n', encoding="utf-8")
+    assert (
+        main(["validate", "--json", "--ruleset", str(rules), str(EXAMPLES / "tiny-game.json")]) == 2
+    )
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1
+    assert json.loads(out)["error"]["code"] == "ruleset-mismatch"
+    assert main(["validate", "--ruleset", str(rules), str(EXAMPLES / "tiny-game.json")]) == 2
+    assert len(capsys.readouterr().out.splitlines()) == 1
+
+
+def test_a_bad_reshuffle_shows_the_piles_it_should_be_made_of(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["validate", str(ILLEGAL / "bad-reshuffle.json")]) == 1
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert lines[-5:] == [
+        "the discard piles before the reshuffle (bottom first; each top stays):",
+        "discard pile 0: 4 3 3 5 3  (top 3)",
+        "discard pile 1: 5  (top 5)",
+        "the reshuffle must hold, in any order (4 cards): 3 3 4 5",
+        "draw pile: empty; held: 1",
+    ]
+
+
+def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not just the heading "rule 8: End of the round and scoring": the rules that score
+    the disputed layouts (here a set, 8.2, and negative cards, 8.4)."""
+    assert main(["validate", str(ILLEGAL / "score-mismatch.json")]) == 1
+    out = capsys.readouterr().out
+    rules = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  rule")]
+    assert rules == ["rule 8", "rule 8.2", "rule 8.4"]
+    assert "  rule 8.2: Sets. A full row or a full column is a set when" in out
+    # Every score of the last round claimed wrong: cards in no set (8.3), going out (8.6).
+    data = _tiny_game()
+    data["result"] = None
+    claimed = data["rounds"][1]["scores"]
+    data["rounds"][1]["scores"] = [score + 1 for score in claimed]
+    path = tmp_path / "all-wrong.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    rules = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  rule")]
+    assert rules == ["rule 8", "rule 8.2", "rule 8.3", "rule 8.4", "rule 8.6"], out
+
+
+def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--jobs 300`` on 10 files started 300 processes; the default was os.cpu_count(),
+    not the CPUs this process may run on."""
+    started: list[int] = []
+
+    class FakePool:
+        def __init__(self, processes: int) -> None:
+            started.append(processes)
+
+        def __enter__(self) -> FakePool:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def imap(self, func: Any, tasks: Any, chunksize: int = 1) -> Any:
+            return map(func, tasks)
+
+    class Context:
+        Pool = FakePool
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Context())
+    files = [EXAMPLES / "tiny-game.json"] * 10
+    assert len(list(batch.check_files(files, jobs=300))) == 10
+    assert started == [10]
+    monkeypatch.setattr(batch, "available_cpus", lambda: 3)
+    list(batch.check_files(files))
+    assert started == [10, 3]
+    assert build_parser().parse_args(["validate", "x"]).jobs is None  # the default: CPUs
+    monkeypatch.undo()
+    if hasattr(os, "sched_getaffinity"):
+        assert batch.available_cpus() == len(os.sched_getaffinity(0))
+
+
+def test_ruleset_check_gives_every_argument_its_own_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deeply nested file once ended the command with "internal error: RecursionError",
+    and a 300-character name with OSError before the later arguments were checked."""
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("rounds: " + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    laughs = tmp_path / "laughs.yaml"
+    lines = ['a0: ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: [{','.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    laughs.write_text("\n".join(lines), encoding="utf-8")
+    given = [str(deep), "n" * 300, "x" * 300 + ".yaml", "odd\nname", str(laughs), "standard"]
+    assert main(["ruleset", "check", *given]) == 2
+    out, err = capsys.readouterr()
+    printed = out.splitlines()
+    assert err == "" and len(printed) == len(given), out
+    assert printed[0].startswith(f"{deep}: bad-ruleset: ") and "nested too deeply" in printed[0]
+    assert "unknown-ruleset" in printed[1] and "File name too long" in printed[1]
+    assert "unknown-ruleset" in printed[2] and "File name too long" in printed[2]
+    assert printed[3].startswith('"odd\\nname": unknown-ruleset: ')
+    assert printed[4].startswith(f"{laughs}: bad-ruleset: ") and "aliases" in printed[4]
+    assert printed[5].startswith("standard: ok (standard, sha256 ")
+    assert all(len(line) < 400 for line in printed)
+
+
+def test_usage_messages_name_the_type_and_counts_take_the_right_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--jobs abc`` said "invalid _positive value"; a folder of one record, "1 files"."""
+    assert main(["validate", "--jobs", "abc", "examples"]) == 2
+    assert capsys.readouterr().err == (
+        "gnoming: usage: argument --jobs: must be a whole number, got 'abc' "
+        "(see gnoming validate --help)\n"
+    )
+    shutil.copy(EXAMPLES / "tiny-game.json", tmp_path / "game.json")
+    shutil.copy(EXAMPLES / "tiny.yaml", tmp_path / "tiny.yaml")
+    assert main(["validate", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 file: 1 valid, 0 invalid, 0 unreadable"

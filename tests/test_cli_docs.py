@@ -126,6 +126,24 @@ def test_every_argument_and_option_is_documented(
             assert option in known, f"{command}: {option} is not an option of the command"
 
 
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_the_help_says_what_every_argument_is_and_the_defaults_the_page_gives(
+    command: str, page_sections: dict[str, str]
+) -> None:
+    """``gnoming COMMAND --help`` explains every argument, and names the default of every
+    option whose Default cell on the page is a value (not "(required)", not "off")."""
+    rows = table_rows(page_sections[command])
+    arguments = [a for a in COMMANDS[command]._actions if not isinstance(a, argparse._HelpAction)]
+    for action in arguments:
+        assert action.help, f"{command}: {spellings(action)} has no help"
+        row = next(row for row in rows if any(names_argument(row[0], s) for s in spellings(action)))
+        if row[1] not in ("(required)", "off"):
+            help_text = action.help % {"default": action.default}
+            assert "default: " in help_text, f"{command}: {spellings(action)} hides its default"
+            if isinstance(action.default, str):
+                assert f"default: {action.default}" in help_text, f"{command}: {row[1]}"
+
+
 def test_the_program_options_are_documented() -> None:
     text = CLI_PAGE.read_text(encoding="utf-8")
     for action in build_parser()._actions:

@@ -409,3 +409,78 @@ def test_every_integer_of_a_record_lies_in_the_64_bit_range(
         error = refusal(json.loads(text)) if fmt == "json" else refusal(text, "yaml")
         assert error.message.startswith(f"rounds[0].moves[0].{path}: must be an integer from ")
         assert "(64 bits)" in error.message and (error.round, error.move) == (0, 0)
+
+
+# --- a key given twice (JSON readers, and PyYAML, keep the last value silently) ----------------
+
+
+def _twice(text: str, key: str, first: str) -> str:
+    """``text`` with ``"key": first,`` written before the first ``"key":``."""
+    return text.replace(f'"{key}":', f'"{key}": {first}, "{key}":', 1)
+
+
+_RECORD_TEXT = json.dumps(
+    record_data(
+        [
+            {"action": "reveal", "player": 0, "slot": 1},
+            {"action": "discard", "player": 0, "pile": 1},
+        ],
+        ruleset={"extends": "standard", "hazard": {"penalty": 5}},
+        result={"winners": [0]},
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("key", "first", "path", "place"),
+    [
+        ("slot", "4", "rounds[0].moves[0]: ", (0, 0)),
+        ("pile", "0", "rounds[0].moves[1]: ", (0, 1)),
+        ("first_player", "1", "", (None, None)),
+        ("deal", "[]", "rounds[0]: ", (None, None)),
+        ("winners", "[1]", "result: ", (None, None)),
+        ("penalty", "6", "ruleset.hazard: ", (None, None)),
+        ("slot", '"four"', "rounds[0].moves[0]: ", (0, 0)),  # wins over the wrong type
+    ],
+)
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_key_given_twice_is_a_bad_record_naming_the_mapping_and_the_key(
+    key: str, first: str, path: str, place: tuple[int | None, int | None], fmt: str
+) -> None:
+    text = _twice(_RECORD_TEXT, key, first)
+    with pytest.raises(RecordError) as caught:
+        parse_record(text, format=fmt)  # type: ignore[arg-type]
+    error = caught.value
+    assert error.code == "bad-record"
+    assert error.message == f'{path}key "{key}" given more than once'
+    assert (error.round, error.move) == place
+
+
+def test_of_several_repeated_keys_the_one_nearest_the_top_is_named_in_both_forms() -> None:
+    text = _twice(_twice(_RECORD_TEXT, "slot", "4"), "penalty", "6")
+    messages = set()
+    for fmt in ("json", "yaml"):
+        with pytest.raises(RecordError) as caught:
+            parse_record(text, format=fmt)
+        messages.add(caught.value.message)
+    assert messages == {'ruleset.hazard: key "penalty" given more than once'}
+
+
+def test_colons_inside_strings_are_no_repeated_keys() -> None:
+    """The JSON reader counts colons to skip the search for repeated keys; a colon inside
+    a string makes it search, and find none."""
+    data = record_data([{"action": "reveal", "player": 0, "slot": 1}])
+    data["players"] = ["a:b", "c: d", '"e":']
+    assert parse_record(json.dumps(data)).players == data["players"]
+
+
+def test_yaml_merge_and_value_keys_are_plain_keys_as_in_json() -> None:
+    """YAML 1.1's ``<<`` (merge) and ``=`` (value) keys would let YAML say what JSON
+    cannot: they are ordinary keys, unknown to a record, in both forms."""
+    for key in ("<<", "="):
+        move = '{"action": "reveal", "player": 0, "slot": 1, "KEY": {"slot": 2}}'
+        text = json.dumps(record_data([])).replace('"moves": []', f'"moves": [{move}]')
+        as_json = refusal(json.loads(text.replace("KEY", key)))
+        as_yaml = refusal(text.replace('"KEY"', key), "yaml")  # a plain scalar
+        for error in (as_json, as_yaml):
+            assert error.message.startswith(f"rounds[0].moves[0].{key}: unknown field")

@@ -89,7 +89,7 @@ def verdict_of_file(content: bytes | str, suffix: str) -> Verdict:
 def check_verdict_shape(verdict: Verdict) -> None:
     """RECORD.md's verdict: a stable code, the exit status its code says, one JSON line."""
     line = verdict.to_json()
-    assert "\n" not in line and list(json.loads(line)) == VERDICT_KEYS
+    assert len(line.splitlines()) == 1 and list(json.loads(line)) == VERDICT_KEYS
     error = verdict.error
     if error is None:
         assert verdict.valid and verdict.exit_status == 0
@@ -98,7 +98,9 @@ def check_verdict_shape(verdict: Verdict) -> None:
     assert error.message and "\n" not in error.message, error
     assert verdict.exit_status == (2 if error.code in INPUT_ERROR_CODES else 1), error
     if error.code == "bad-record" and error.round is None:
-        assert verdict.totals == () and verdict.scores == ()  # the input is not a record
+        # Found before the replay: no round has scored. The input is no record (totals
+        # empty), or a record whose player count its ruleset refuses (a zero a seat).
+        assert verdict.scores == () and not any(verdict.totals), verdict
 
 
 # --- play -> write -> parse -> validate -------------------------------------------------------
@@ -166,8 +168,8 @@ def _default_examples() -> int:
 
 
 YAML_EXAMPLES = max(4, _default_examples() // 8)
-"""PyYAML reads a record in pure Python (about 0.2 ms a move) and each example reads a
-few: an eighth of the profile's examples."""
+"""Reading YAML is many times slower than JSON (libyaml still builds a Python object per
+value), and each example reads a few: an eighth of the profile's examples."""
 
 
 @settings(max_examples=YAML_EXAMPLES)
@@ -176,6 +178,49 @@ def test_json_and_yaml_forms_get_the_same_verdict(
     case: tuple[RecordedGame, list[Mutation]],
 ) -> None:
     json_and_yaml_forms_get_the_same_verdict(*case)
+
+
+_REPEATED = "zzrepeatedzz"
+"""Appended to a key to add it a second time; the suffix is cut from the written text."""
+
+
+@st.composite
+def repeated_keys(draw: st.DrawFn) -> tuple[RecordedGame, str, str]:
+    """A recorded game's JSON and YAML text in which one mapping, anywhere, gives one of
+    its keys a second time (with another value, or the same); and the key."""
+    recorded = draw(recorded_games())
+    data = recorded.data()
+    mappings: list[dict[str, Any]] = []
+    queue: list[Any] = [data]
+    while queue:
+        node = queue.pop()
+        if isinstance(node, dict):
+            mappings.append(node)
+            queue.extend(node.values())
+        elif isinstance(node, list):
+            queue.extend(node)
+    target = draw(st.sampled_from([mapping for mapping in mappings if mapping]))
+    key = draw(st.sampled_from(sorted(target)))
+    target[key + _REPEATED] = draw(st.just(target[key]) | st.integers(-3, 3) | st.text(max_size=2))
+    texts = [render(data, fmt).replace(key + _REPEATED, key) for fmt in ("json", "yaml")]
+    return recorded, texts[0], texts[1]
+
+
+def a_key_given_twice_is_refused_alike_in_json_and_yaml(json_text: str, yaml_text: str) -> None:
+    """Both forms: ``bad-record``, the same message (the mapping's path and the key)."""
+    as_json, as_yaml = verdict_of_file(json_text, ".json"), verdict_of_file(yaml_text, ".yaml")
+    same_verdict(as_json, as_yaml)
+    assert as_json.error is not None and as_json.error.code == "bad-record", as_json
+    assert as_json.error.message.endswith("given more than once"), as_json.error
+    assert as_yaml.error is not None and as_yaml.error.message == as_json.error.message
+
+
+@settings(max_examples=YAML_EXAMPLES)
+@given(repeated_keys())
+def test_a_key_given_twice_is_refused_alike_in_json_and_yaml(
+    case: tuple[RecordedGame, str, str],
+) -> None:
+    a_key_given_twice_is_refused_alike_in_json_and_yaml(*case[1:])
 
 
 # --- one field changed --------------------------------------------------------------------------
@@ -269,10 +314,9 @@ def check_cli_run(status: int, stdout: str, stderr: str, as_json: bool) -> None:
     if not as_json:
         assert stdout.strip() and status in (0, 1, 2), (status, stdout)
         return
-    # One line, ended by "\n" (JSON Lines), and one line for str.splitlines() too: input
-    # echoed in a message keeps no U+0085, U+2028 or U+2029 raw.
-    assert stdout.endswith("\n") and stdout.count("\n") == 1, stdout
-    assert len(stdout.splitlines()) == 1, stdout
+    # One line: ended by "\n" (JSON Lines), and no U+2028 or U+0085 that JSON allows raw but
+    # str.splitlines() would cut at.
+    assert stdout.endswith("\n") and len(stdout.splitlines()) == 1, stdout
     printed = json.loads(stdout)
     assert list(printed) == VERDICT_KEYS
     error = printed["error"]

@@ -10,6 +10,7 @@ from builders import STANDARD, H, M, arranged_deal, deck_of, variant
 from referee_checks import accepted, refused
 
 import gnoming_rules as gr
+from gnoming_rules.cards import a_card
 
 
 def test_rule_1_1_standard_deck_has_110_cards_of_four_kinds() -> None:
@@ -89,3 +90,32 @@ def test_toggle_deck_changes_the_cards_dealt_and_checked() -> None:
     # The new face scores like any positive card and makes sets.
     layout = [13, 13, 13, 1, 2, 3, 4, 6, 7]
     assert gr.score_layout(thirteens, layout) == -13 + 1 + 2 + 3 + 4 + 6 + 7
+
+
+@pytest.mark.parametrize(
+    ("card", "named"),
+    [
+        (7, "a 7"),
+        (8, "an 8"),
+        (11, "an 11"),
+        (18, "an 18"),
+        (80, "an 80"),
+        (88, "an 88"),
+        (800, "an 800"),
+        (8_000, "an 8000"),
+        (11_000, "an 11000"),
+        (18_500, "an 18500"),
+        (1, "a 1"),
+        (12, "a 12"),
+        (110, "a 110"),
+        (1_100, "a 1100"),
+        (108, "a 108"),
+        (-8, "a -8"),
+        (-11, "a -11"),
+        (H, "a hazard (H)"),
+        (M, "a mulligan (M)"),
+    ],
+)
+def test_a_card_is_named_with_the_article_its_reading_takes(card: gr.Face, named: str) -> None:
+    """Messages say "an 8" and "an 11" (eight, eleven), "a -8" (minus eight)."""
+    assert a_card(card) == named

@@ -149,6 +149,32 @@ def test_ruleset_and_table_errors_win_over_violations(
     assert verdict.error is not None and verdict.error.rule is None
 
 
+@pytest.mark.parametrize(
+    ("change", "totals"),
+    [
+        ({"ruleset": "nonesuch"}, (0, 0, 0)),  # unknown-ruleset
+        ({"ruleset_sha256": "0" * 64}, (0, 0, 0)),  # ruleset-mismatch
+        ({"players": ["Ana", "Bo"]}, (0, 0)),  # the player count: a record, two seats
+        ({"players": ["P"] * 8}, (0,) * 8),
+        ({"first_player": 3}, ()),  # a seat that does not exist: the structure
+        ({"players": []}, ()),
+    ],
+)
+def test_totals_are_empty_only_when_the_input_is_no_record(
+    change: dict[str, Any], totals: tuple[int, ...], tmp_path: Path
+) -> None:
+    """RECORD.md: totals are zeros when no round finished, [] when the input is not a
+    record. A record whose player count its ruleset refuses is a record (checked after
+    the ruleset, like a bad deal): a zero a seat, as for unknown-ruleset and bad-deal."""
+    data = standard([ex.reveal(0, 9)])
+    data.update(change)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    verdict = validate_file(path)
+    assert verdict.error is not None and verdict.exit_status == 2
+    assert verdict.totals == totals and verdict.scores == ()
+
+
 def test_the_structure_is_checked_before_the_ruleset() -> None:
     data = standard([{"action": "reveal", "player": 0, "slot": None}])
     data["ruleset"] = "nonesuch"
@@ -575,3 +601,37 @@ def test_a_json_verdict_is_one_line_even_for_readers_that_break_at_u2028(
         line = verdict.to_json()
         assert len(line.splitlines()) == 1, line
         assert json.loads(line) == verdict.to_dict()
+
+
+def test_a_discard_moved_to_the_other_pile_can_pass_unnoticed() -> None:
+    """docs/cli.md says what a fully claimed record catches: an edit that breaks a rule or
+    a claim. A discard carries no claim, so moving one to the other pile can keep the
+    record valid: in the demo game, many such edits pass (and some do not)."""
+    data = json.loads((EXAMPLES / "demo-game.json").read_text(encoding="utf-8"))
+    verdicts = []
+    for index, move in enumerate(data["rounds"][0]["moves"]):
+        if move["action"] == "discard" and "pile" in move:
+            edited = copy.deepcopy(data)
+            edited["rounds"][0]["moves"][index]["pile"] = 1 - move["pile"]
+            verdicts.append(validate_record(parse_record(json.dumps(edited))).valid)
+    assert any(verdicts) and not all(verdicts)
+    page = (EXAMPLES.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert "catches any later edit" not in page and "a `discard` carries no claim" in page
+
+
+def test_a_verdict_is_one_line_even_for_str_splitlines() -> None:
+    """JSON allows U+0085, U+2028 and U+2029 raw in a string; str.splitlines() (and many
+    JSON Lines readers) break lines there, so the verdict escapes them."""
+    message = "name\u2028with\x85breaks\u2029é"
+    error = gr.VerdictError(None, None, "bad-record", None, message)
+    line = gr.Verdict(False, False, error, (), (), ()).to_json()
+    assert len(line.splitlines()) == 1 and "é" in line
+    assert json.loads(line)["error"]["message"] == message
+
+
+def test_a_table_of_one_is_counted_in_the_singular() -> None:
+    data = standard(SETUP)
+    data["players"], data["first_player"] = ["Ana"], 1
+    verdict = verdict_of(data)
+    assert verdict.error is not None
+    assert verdict.error.message == "first_player: seat 1 does not exist (1 player: seat 0)"
