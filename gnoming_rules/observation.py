@@ -95,12 +95,7 @@ def observe(state: State, seat: int) -> Observation:
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
     held = state.held
-    hidden = (
-        held is not None
-        and seat != state.turn
-        and not state.taken_from_discard
-        and (state.phase is Phase.PLACE or state.phase is Phase.RESHUFFLE)
-    )
+    hidden = _held_hidden(state, seat)
     return Observation(
         seat=seat,
         first_player=state.first_player,
@@ -120,4 +115,15 @@ def observe(state: State, seat: int) -> Observation:
         flips_owed=state.flips_owed,
         went_out=state.went_out,
         scores=state.scores,
+    )
+
+
+def _held_hidden(state: State, seat: int) -> bool:
+    """Whether a card is held that ``seat`` cannot see: drawn from the draw pile by another
+    seat and not yet played (it stays hidden while a reshuffle is due)."""
+    return (
+        state.held is not None
+        and seat != state.turn
+        and not state.taken_from_discard
+        and (state.phase is Phase.PLACE or state.phase is Phase.RESHUFFLE)
     )

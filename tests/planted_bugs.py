@@ -2,10 +2,11 @@
 catches fish (issue 4, item 7).
 
 Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.engine``,
-``gnoming_rules.scoring``, ``gnoming_rules.record`` and ``gnoming_rules.validate``, listed
-in ``SEAMS``. When the internals are renamed, re-aim the plants here; nothing else in the
-suite touches private names. A plant wraps the real function where it can, so it breaks
-one rule and leaves the rest as they are.
+``gnoming_rules.scoring``, ``gnoming_rules.record``, ``gnoming_rules.validate``,
+``gnoming_rules.snapshot``, ``gnoming_rules.observation``, ``gnoming_rules.entries`` and
+``gnoming_rules.fields``, listed in ``SEAMS``. When the internals are renamed, re-aim the
+plants here; nothing else in the suite touches private names. A plant wraps the real
+function where it can, so it breaks one rule and leaves the rest as they are.
 """
 
 from __future__ import annotations
@@ -28,12 +29,16 @@ from gnoming_rules import (
     Phase,
     Place,
     engine,
+    entries,
+    observation,
     record,
     safe_yaml,
     scoring,
+    snapshot,
 )
 from gnoming_rules import validate as validator
 from gnoming_rules.compiled import CompiledRules
+from gnoming_rules.fields import FieldReader
 from gnoming_rules.state import State
 
 SEAMS = (
@@ -55,6 +60,10 @@ SEAMS = (
     "validate._step and validate._STEPS (a move entry as an engine move and a claim)",
     "validate.apply (the engine as the validator calls it)",
     "validate.Verdict.exit_status",
+    "snapshot._PHASES and snapshot._mask (a saved state's phase name and slot lists)",
+    "observation._held_hidden",
+    "entries._SLOT_MOVES",
+    "fields.FieldReader.optional_integer (an optional integer field, as a pile)",
 )
 """The private names the plants patch."""
 
@@ -485,6 +494,89 @@ def replay_reshuffles_the_deal_with_the_global_random(monkeypatch: pytest.Monkey
     _wrap(monkeypatch, validator, "apply", make)
 
 
+# --- saved states, observations, entries and visible scores ------------------------------------
+
+
+def phase_comes_back_as_its_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restoring a saved state maps the phase's name to its number, not to a ``Phase``
+    (equal as an ``IntEnum`` compares, but no longer a ``Phase``)."""
+    monkeypatch.setattr(
+        snapshot, "_PHASES", {name: int(phase) for name, phase in snapshot._PHASES.items()}
+    )
+
+
+def filled_slots_are_not_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restoring a saved state drops ``filled`` (the slots filled this turn)."""
+    _wrap(
+        monkeypatch,
+        snapshot,
+        "_mask",
+        lambda original: (
+            lambda read, value, path, size: (
+                0 if path == "filled" else original(read, value, path, size)
+            )
+        ),
+    )
+
+
+def every_seat_sees_the_drawn_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card drawn from the draw pile shows to every seat, not only to the drawer."""
+    monkeypatch.setattr(observation, "_held_hidden", lambda state, seat: False)
+
+
+def a_card_taken_from_a_discard_pile_is_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card taken from a discard pile is hidden from the other seats, as if drawn from the
+    draw pile (though it lay face up)."""
+    _wrap(
+        monkeypatch,
+        observation,
+        "_held_hidden",
+        lambda original: (
+            lambda state, seat: original(state._replace(taken_from_discard=False), seat)
+        ),
+    )
+
+
+def bounce_entries_read_as_places(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``bounce`` entry reads back as a place into the same slot."""
+    monkeypatch.setitem(entries._SLOT_MOVES, "bounce", Place)
+
+
+def pile_0_reads_as_no_pile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry's ``pile: 0`` reads as no pile (a falsy value taken for a missing one)."""
+    _wrap(
+        monkeypatch,
+        FieldReader,
+        "optional_integer",
+        lambda original: lambda self, *args: original(self, *args) or None,
+    )
+
+
+def face_down_cards_match_their_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hazard, which ``score_visible`` stands in for each face-down card, matches any line
+    like a wild card: a line with a face-down card can be a set."""
+
+    def make(original: Callable[..., int]) -> Callable[..., int]:
+        def set_value(line: Any, cards: Any, wild: int) -> int:
+            hazards = sum(1 << slot for slot in line.slots if cards[slot] == HAZARD)
+            return original(line, cards, wild | hazards)
+
+        return set_value
+
+    _wrap(monkeypatch, scoring, "_set_value", make)
+
+
+def hazards_score_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hazard scores 0, so ``score_visible`` takes the hazard penalty off each face-down
+    card once too often."""
+    _wrap(
+        monkeypatch,
+        scoring,
+        "_card_points",
+        lambda original: lambda rules, card: 0 if card == HAZARD else original(rules, card),
+    )
+
+
 # --- the table ---------------------------------------------------------------------------------
 
 
@@ -532,5 +624,13 @@ PLANTED_BUGS: tuple[PlantedBug, ...] = (
     PlantedBug("record-hostile-input", yaml_errors_escape),
     PlantedBug("record-cli", input_errors_exit_1),
     PlantedBug("record-determinism", replay_reshuffles_the_deal_with_the_global_random),
+    PlantedBug("state-round-trip", phase_comes_back_as_its_number),
+    PlantedBug("state-round-trip", filled_slots_are_not_restored),
+    PlantedBug("observation-hides", every_seat_sees_the_drawn_card),
+    PlantedBug("observation-shows", a_card_taken_from_a_discard_pile_is_hidden),
+    PlantedBug("entry-round-trip", bounce_entries_read_as_places),
+    PlantedBug("entry-round-trip", pile_0_reads_as_no_pile),
+    PlantedBug("visible-score-reading", face_down_cards_match_their_lines),
+    PlantedBug("visible-score-in-play", hazards_score_nothing),
 )
 """Property -> planted bug -> patch. Every property of the suite appears at least once."""

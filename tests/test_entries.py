@@ -4,17 +4,23 @@ Recorder's entries read back as the game's moves, and malformed entries get ``ba
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 import pytest
 from hypothesis import given
+from hypothesis.strategies import SearchStrategy
 from strategies import RecordedGame, recorded_games
 
 import gnoming_rules as gr
 
+ENTRY_ROUND_TRIP: Final = "entry-round-trip"
 
-@given(recorded_games())
-def test_every_entry_of_a_record_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
+
+def every_entry_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
+    """Each move entry of a record the Recorder wrote (as JSON) reads back as the move
+    played, is what ``move_to_entry`` writes (with the card claim, when the record has
+    claims), and survives a JSON round trip; no entry of such a record is refused."""
     game = recorded.game
     players = game.setup.players
     entries = iter(
@@ -24,11 +30,25 @@ def test_every_entry_of_a_record_reads_back_as_the_move_played(recorded: Recorde
         if isinstance(move, gr.Deal):
             continue
         entry = next(entries)
-        assert gr.move_from_entry(entry, players) == move
-        claim = gr.card_claim(move, after) if recorded.claims else None
-        assert gr.move_to_entry(move, claim) == entry
-        assert gr.move_from_entry(json.loads(json.dumps(gr.move_to_entry(move)))) == move
+        try:
+            assert gr.move_from_entry(entry, players) == move
+            claim = gr.card_claim(move, after) if recorded.claims else None
+            assert gr.move_to_entry(move, claim) == entry
+            assert gr.move_from_entry(json.loads(json.dumps(gr.move_to_entry(move)))) == move
+        except gr.RecordError as error:
+            raise AssertionError(f"the entry {entry} was refused: {error}") from error
     assert next(entries, None) is None
+
+
+ENTRY_PROPERTIES: dict[str, tuple[Callable[..., None], tuple[SearchStrategy[Any], ...]]] = {
+    ENTRY_ROUND_TRIP: (every_entry_reads_back_as_the_move_played, (recorded_games(),)),
+}
+"""Property name -> (check, strategies for its arguments), for the planted-bug tests."""
+
+
+@given(recorded_games())
+def test_every_entry_of_a_record_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
+    every_entry_reads_back_as_the_move_played(recorded)
 
 
 def test_entries_as_record_md_writes_them() -> None:

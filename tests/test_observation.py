@@ -4,10 +4,13 @@ does, and the held card follows its documented reading."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any, Final
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 from strategies import PlayedGame, played_games
 
 import gnoming_rules as gr
@@ -46,8 +49,13 @@ def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
     return state._replace(cards=tuple(cards), draw_pile=tuple(hidden), held=held)
 
 
-@given(played_games(complete=False), st.integers(0, 2**32 - 1))
-def test_a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> None:
+HIDES: Final = "observation-hides"
+SHOWS: Final = "observation-shows"
+
+
+def a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> None:
+    """Each seat's observation of the game's last state is unchanged when every card that
+    seat cannot see is dealt again at random (``reshuffle_hidden``)."""
     state = game.final
     rng = random.Random(seed)
     for seat in range(state.players):
@@ -55,8 +63,9 @@ def test_a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) 
         assert gr.observe(other, seat) == gr.observe(state, seat)
 
 
-@given(played_games(complete=False))
-def test_a_seat_sees_everything_public(game: PlayedGame) -> None:
+def a_seat_sees_everything_public(game: PlayedGame) -> None:
+    """Each seat's observation of the game's last state holds every public field as the
+    state has it, the face-up cards, and the held card unless it is another seat's draw."""
     state = game.final
     for seat in range(state.players):
         seen = gr.observe(state, seat)
@@ -77,6 +86,26 @@ def test_a_seat_sees_everything_public(game: PlayedGame) -> None:
         private = held_is_private(state) and seat != state.turn
         assert seen.held_hidden == private
         assert seen.held == (None if private else state.held)
+
+
+OBSERVATION_PROPERTIES: dict[str, tuple[Callable[..., None], tuple[SearchStrategy[Any], ...]]] = {
+    HIDES: (
+        a_seat_sees_nothing_of_what_it_cannot_see,
+        (played_games(complete=False), st.integers(0, 2**32 - 1)),
+    ),
+    SHOWS: (a_seat_sees_everything_public, (played_games(complete=False),)),
+}
+"""Property name -> (check, strategies for its arguments), for the planted-bug tests."""
+
+
+@given(played_games(complete=False), st.integers(0, 2**32 - 1))
+def test_a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> None:
+    a_seat_sees_nothing_of_what_it_cannot_see(game, seed)
+
+
+@given(played_games(complete=False))
+def test_a_seat_sees_everything_public(game: PlayedGame) -> None:
+    a_seat_sees_everything_public(game)
 
 
 def dealt() -> State:

@@ -1,5 +1,6 @@
 """Proof that the net catches fish (issue 4, item 7): each property, run against an engine,
-scorer, record reader or writer, or validator with a bug planted, fails.
+scorer, record reader or writer, validator, saved-state reader, observation or entry reader
+with a bug planted, fails.
 
 The runs are derandomized, without shrinking, with a fixed budget: a plant that is not
 caught within it fails the test. Game properties run through the stateful machine with
@@ -12,8 +13,12 @@ from collections.abc import Callable
 
 import pytest
 import test_engine_properties
+import test_entries
+import test_observation
 import test_record_properties
+import test_scoring_input
 import test_scoring_properties
+import test_snapshot
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
@@ -63,7 +68,14 @@ PROPERTY_RUNS: dict[str, Callable[[], None]] = {
     },
     **{
         name: _given_run(body, *strategies)
-        for name, (body, strategies) in test_record_properties.RECORD_PROPERTIES.items()
+        for table in (
+            test_record_properties.RECORD_PROPERTIES,
+            test_snapshot.SNAPSHOT_PROPERTIES,
+            test_observation.OBSERVATION_PROPERTIES,
+            test_entries.ENTRY_PROPERTIES,
+            test_scoring_input.VISIBLE_SCORE_PROPERTIES,
+        )
+        for name, (body, strategies) in table.items()
     },
 }
 """How to run each property on its own."""

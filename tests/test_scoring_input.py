@@ -4,14 +4,14 @@ cards a seat shows (``score_visible``) follows its documented reading."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import layouts, played_games, rulesets
+from strategies import PlayedGame, layouts, played_games, rulesets
 from test_scoring_properties import card_points, grid_lines
 
 import gnoming_rules as gr
@@ -110,8 +110,14 @@ def visible_reference(ruleset: Ruleset, shown: Sequence[Face | None]) -> int:
     return min(scores)
 
 
-@given(st.data())
-def test_score_visible_follows_its_reading(data: st.DataObject) -> None:
+VISIBLE_READING: Final = "visible-score-reading"
+VISIBLE_IN_PLAY: Final = "visible-score-in-play"
+
+
+def score_visible_follows_its_reading(data: st.DataObject) -> None:
+    """A random layout of a random variant, with random cards face down, scores by
+    ``score_visible`` as ``visible_reference`` says; with none face down, as
+    ``score_layout``."""
     ruleset = data.draw(rulesets(), label="ruleset")
     layout = data.draw(layouts(ruleset), label="layout")
     mask = data.draw(st.integers(0, (1 << len(layout)) - 1), label="face-up mask")
@@ -120,9 +126,29 @@ def test_score_visible_follows_its_reading(data: st.DataObject) -> None:
     assert gr.score_visible(ruleset, layout) == gr.score_layout(ruleset, layout)
 
 
-@given(played_games(complete=False))
-def test_every_seat_of_every_state_scores_what_it_shows(game: Any) -> None:
+def every_seat_scores_what_it_shows(game: PlayedGame) -> None:
+    """Each seat's visible layout in the game's last state scores by ``score_visible`` as
+    ``visible_reference`` says."""
     state: gr.State = game.final
     for seat in range(state.players if state.cards[0] else 0):
         shown = state.visible_layout(seat)
         assert gr.score_visible(game.ruleset, shown) == visible_reference(game.ruleset, shown)
+
+
+VISIBLE_SCORE_PROPERTIES: dict[
+    str, tuple[Callable[..., None], tuple[st.SearchStrategy[Any], ...]]
+] = {
+    VISIBLE_READING: (score_visible_follows_its_reading, (st.data(),)),
+    VISIBLE_IN_PLAY: (every_seat_scores_what_it_shows, (played_games(complete=False),)),
+}
+"""Property name -> (check, strategies for its arguments), for the planted-bug tests."""
+
+
+@given(st.data())
+def test_score_visible_follows_its_reading(data: st.DataObject) -> None:
+    score_visible_follows_its_reading(data)
+
+
+@given(played_games(complete=False))
+def test_every_seat_of_every_state_scores_what_it_shows(game: PlayedGame) -> None:
+    every_seat_scores_what_it_shows(game)

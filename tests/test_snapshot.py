@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 import pytest
 from hypothesis import given
+from hypothesis.strategies import SearchStrategy
 from strategies import PlayedGame, played_games
 
 import gnoming_rules as gr
@@ -16,21 +18,38 @@ import gnoming_rules as gr
 STANDARD = gr.load_ruleset("standard")
 
 
-@given(played_games())
-def test_every_state_of_every_game_comes_back_exactly(game: PlayedGame) -> None:
+STATE_ROUND_TRIP: Final = "state-round-trip"
+
+
+def every_state_comes_back_exactly(game: PlayedGame) -> None:
+    """States of ``game`` (about 25, and the last), saved as JSON text and restored with and
+    without the ruleset, are equal to the originals field for field, types included, and
+    have the same legal moves; restoring a saved state never raises."""
     step = max(1, len(game.states) // 25)
     for state in (*game.states[::step], game.final):
         text = json.dumps(gr.state_to_dict(state))
-        for restored in (
-            gr.state_from_dict(json.loads(text)),
-            gr.state_from_dict(json.loads(text), game.ruleset),
-        ):
+        for ruleset in (None, game.ruleset):
+            try:
+                restored = gr.state_from_dict(json.loads(text), ruleset)
+            except Exception as error:
+                raise AssertionError(f"restoring a saved state raised {error!r}") from error
             assert restored == state
             assert type(restored.phase) is gr.Phase
             assert all(
                 type(mine) is type(theirs) for mine, theirs in zip(restored, state, strict=True)
             )
             assert gr.legal_moves(game.ruleset, restored) == gr.legal_moves(game.ruleset, state)
+
+
+SNAPSHOT_PROPERTIES: dict[str, tuple[Callable[..., None], tuple[SearchStrategy[Any], ...]]] = {
+    STATE_ROUND_TRIP: (every_state_comes_back_exactly, (played_games(),)),
+}
+"""Property name -> (check, strategies for its arguments), for the planted-bug tests."""
+
+
+@given(played_games())
+def test_every_state_of_every_game_comes_back_exactly(game: PlayedGame) -> None:
+    every_state_comes_back_exactly(game)
 
 
 def test_the_saved_form_is_plain_versioned_json() -> None:
