@@ -1,49 +1,6 @@
 """The suite's strategies: those of :mod:`gnoming_rules.testing`, re-exported in one place."""
 
-from gnoming_rules.testing import (
-    GameSetup,
-    PlayedGame,
-    RecordedGame,
-    candidate_moves,
-    deals,
-    game_setups,
-    invalid_rulesets,
-    layouts,
-    move_cap,
-    moves_to_try,
-    play_randomly,
-    played_games,
-    player_names,
-    record_game,
-    record_texts,
-    recorded_games,
-    records,
-    ruleset_overrides,
-    rulesets,
-    standard_ruleset,
-    variant,
-)
+from gnoming_rules import testing
+from gnoming_rules.testing import *  # noqa: F403 - the whole public list, kept in one place
 
-__all__ = [
-    "GameSetup",
-    "PlayedGame",
-    "RecordedGame",
-    "candidate_moves",
-    "deals",
-    "game_setups",
-    "invalid_rulesets",
-    "layouts",
-    "move_cap",
-    "moves_to_try",
-    "play_randomly",
-    "played_games",
-    "player_names",
-    "record_game",
-    "record_texts",
-    "recorded_games",
-    "records",
-    "ruleset_overrides",
-    "rulesets",
-    "standard_ruleset",
-    "variant",
-]
+__all__ = testing.__all__
