@@ -109,6 +109,18 @@ def one_line(text: str, limit: int = MAX_NAME) -> str:
     return text if text.isprintable() else json.dumps(text)
 
 
+_LINE_BREAKS: Final = {code: f"\\u{code:04x}" for code in (0x85, 0x2028, 0x2029)}
+"""Characters JSON allows raw in a string that ``str.splitlines()`` breaks lines at (the
+others, controls below U+0020, JSON escapes itself)."""
+
+
+def json_line(data: object) -> str:
+    """``data`` as one line of JSON, whatever text it holds: non-ASCII text stays as it is,
+    except U+0085, U+2028 and U+2029, which JSON allows raw but which many readers (Python's
+    ``str.splitlines()``, JSON Lines readers) take for line breaks: they are escaped."""
+    return json.dumps(data, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
 def quoted(value: object, limit: int = MAX_QUOTED, *, python: bool = False) -> str:
     """An input value as a message quotes it: JSON-like text (Python's ``repr`` style with
     ``python=True``) on one line, at most ``limit`` characters (longer text ends ``...``).

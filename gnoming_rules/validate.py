@@ -20,7 +20,6 @@ shared (engine moves are immutable), so the per-move work is a dict lookup, one
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import Any, Final, NamedTuple, TypeAlias
 
 from .cards import HAZARD, Face, a_card
 from .engine import apply, new_game
-from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
+from .errors import GnomingError, IllegalMove, RecordError, RulesetError, json_line, one_line
 from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from .record import Record, RecordFormat, Result, field_path, parse_record, read_record
 from .resolver import RulesetResolver
@@ -40,11 +39,6 @@ INPUT_ERROR_CODES: Final = frozenset(
     {"bad-record", "bad-deal", "unknown-ruleset", "ruleset-mismatch"}
 )
 """Codes for input that is not a playable record: exit status 2 (RECORD.md)."""
-
-
-_LINE_BREAKS = {code: f"\\u{code:04x}" for code in (0x85, 0x2028, 0x2029)}
-"""Characters JSON allows raw in a string that ``str.splitlines()`` breaks lines at (the
-others, controls below U+0020, JSON escapes itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +101,7 @@ class Verdict:
         Non-ASCII text stays as it is, except the three characters that JSON allows raw but
         that ``str.splitlines()`` (and many readers of JSON Lines) take for line breaks:
         U+0085, U+2028 and U+2029 are escaped, so that one verdict is always one line."""
-        return json.dumps(self.to_dict(), ensure_ascii=False).translate(_LINE_BREAKS)
+        return json_line(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)

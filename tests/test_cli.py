@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import multiprocessing
 import os
@@ -19,7 +18,7 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 import gnoming_rules as gr
 from gnoming_rules import batch
 from gnoming_rules.batch import record_files
-from gnoming_rules.cli import _Progress, build_parser, main
+from gnoming_rules.cli import build_parser, main
 from gnoming_rules.schemas import ruleset_schema
 from gnoming_rules.validate import validate_file
 
@@ -301,25 +300,6 @@ def test_main_turns_every_failure_into_one_line(
     assert "cannot read" in capsys.readouterr().err
     assert main(["validate", str(tmp_path)]) == 2  # an empty folder
     assert capsys.readouterr().err.startswith("gnoming: usage: no record files")
-
-
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_the_progress_bar_draws_on_a_terminal_only() -> None:
-    terminal = _Terminal()
-    bar = _Progress(200, terminal)
-    bar.update(200)
-    bar.clear()
-    assert "[" + "#" * 30 + "] 200/200" in terminal.getvalue()
-    assert terminal.getvalue().endswith("\r\033[K")
-    pipe = io.StringIO()
-    quiet = _Progress(200, pipe)
-    quiet.update(100)
-    quiet.clear()
-    assert pipe.getvalue() == ""
 
 
 def test_a_hand_edit_of_the_demo_record_is_reported_at_its_move(tmp_path: Path) -> None:
