@@ -75,10 +75,37 @@ def record_schema() -> dict[str, Any]:
     inline = {"$ref": "ruleset.schema.json"}  # the file beside this one: typos are flagged
     ruleset = schema["properties"]["ruleset"]
     ruleset["anyOf"] = [inline if item == {"type": "object"} else item for item in ruleset["anyOf"]]
+    moves = schema["$defs"]["Round"]["properties"]["moves"]
+    moves["items"] = _keyed_union(moves["items"])
     return {
         "$schema": DIALECT,
         "title": "gnoming-record/1 game record",
         **{key: value for key, value in schema.items() if key != "title"},
+    }
+
+
+def _keyed_union(union: dict[str, Any]) -> dict[str, Any]:
+    """A union discriminated by a property, as JSON Schema validators read it.
+
+    pydantic writes ``oneOf`` with OpenAPI's ``discriminator``, which JSON Schema
+    validators ignore: a mistyped ``action`` then fails every branch, a wall of errors
+    ("16 other errors"). Here the property is checked first (one error: not one of the
+    actions), and the entry only against the branch its value picks (``if``/``then``).
+    """
+    key = union["discriminator"]["propertyName"]
+    mapping: dict[str, str] = union["discriminator"]["mapping"]
+    branches = [
+        {
+            "if": {"properties": {key: {"const": value}}, "required": [key]},
+            "then": {"$ref": reference},
+        }
+        for value, reference in mapping.items()
+    ]
+    return {
+        "type": "object",
+        "required": [key],
+        "properties": {key: {"enum": list(mapping)}},
+        "allOf": branches,
     }
 
 
