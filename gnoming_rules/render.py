@@ -95,10 +95,24 @@ def _join(band: Sequence[Sequence[str]], gap: int) -> list[str]:
     return rows
 
 
-def describe_turn(state: State, names: Sequence[str] | None = None) -> str:
-    """Whose move it is and what the game waits for, in words."""
+def describe_turn(
+    state: State, names: Sequence[str] | None = None, ruleset: Ruleset | None = None
+) -> str:
+    """Whose move it is and what the game waits for, in words. Given the ``ruleset``, the
+    words follow its rules: a displaced card is only discarded where bouncing is off
+    (5.3), and a card taken from a discard pile that must be played (4.5) is not offered
+    for discarding."""
     seat = state.actor
     waiting = _WAITING[state.phase]
+    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.bounce:
+        waiting = "discard the held card (no bouncing under these rules)"
+    elif (
+        ruleset is not None
+        and state.phase is Phase.PLACE
+        and state.taken_from_discard
+        and ruleset.discard.taken_must_be_played
+    ):
+        waiting = "play the held card, taken from a discard pile, into a slot"
     if seat is None:
         return f"waiting for {waiting}"
     return f"{seat_name(seat, names)} to {waiting}"

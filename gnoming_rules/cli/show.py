@@ -112,7 +112,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         lines.append(f"the replay stops{where}: {error.code}: {error.message}")
     if state is not None:
         point = "the end" if reached is None else f"move {reached}"
-        lines.append(f"round {shown_round}, before {point}: {describe_turn(state, names)}")
+        lines.append(f"round {shown_round}, before {point}: {describe_turn(state, names, rules)}")
         if entry is not None:
             lines.append(f"next move: {json.dumps(entry)}")
         lines += draw_table(rules, state, names)
