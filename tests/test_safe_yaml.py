@@ -103,7 +103,7 @@ def test_both_paths_read_the_same_data(fast: bool) -> None:
     assert outcome(text, fast) == (
         "data",
         {
-            "a": [1, -2, "H", "M", "x", 31, 1000, None, True, 1.5],
+            "a": [1, -2, "H", "M", "x", 31, "1_000", None, "yes", 1.5],  # YAML 1.2
             "<<": 2,  # plain keys, as in JSON: no merge, no value key
             "=": 3,
             "anchored": 4,  # an anchor without an alias is harmless
