@@ -17,8 +17,8 @@ game) and ``bot-stuck`` (``play_game``: the game did not end).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Final
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final, NamedTuple
 
 
 class GnomingError(Exception):
@@ -33,12 +33,42 @@ class GnomingError(Exception):
         self.message = message
 
 
+class RulesetProblem(NamedTuple):
+    """One thing wrong in a ruleset file: the file that wrote it, the field, what."""
+
+    file: str
+    path: str
+    """The field, dotted (``layout.rows``); empty for the ruleset as a whole."""
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path + ': ' if self.path else ''}{self.message}"
+
+
 class RulesetError(GnomingError):
     """A ruleset that cannot be found (``unknown-ruleset``) or cannot be played (``bad-ruleset``).
 
     The message names the file and the field, e.g.
-    ``rulesets/mine.yaml: layout.rows: must be between 2 and 5, got 7``.
+    ``rulesets/mine.yaml: layout.rows: must be between 2 and 5, got 7``. When a file has
+    several faults, ``problems`` lists every one (the message gives the first and names
+    the fields of the others); ``problems`` is empty for an error that is not one field's.
     """
+
+    problems: tuple[RulesetProblem, ...]
+
+    def __init__(self, code: str, message: str, problems: Sequence[RulesetProblem] = ()) -> None:
+        super().__init__(code, message)
+        self.problems = tuple(problems)
+
+    @classmethod
+    def of(cls, problems: Sequence[RulesetProblem]) -> RulesetError:
+        """A ``bad-ruleset`` error for one or more problems (at least one)."""
+        first, *others = problems
+        message = str(first)
+        if others:
+            fields = ", ".join(problem.path or "(top)" for problem in others)
+            message += f" (and {len(others)} more: {fields})"
+        return cls("bad-ruleset", message, problems)
 
 
 class IllegalMove(GnomingError):

@@ -32,7 +32,7 @@ from pydantic import (
 )
 
 from .bundled import bundled_path
-from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, one_line, quoted
+from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, RulesetProblem, one_line, quoted
 from .safe_yaml import UnreadableYamlError, load_yaml
 
 if TYPE_CHECKING:
@@ -433,7 +433,9 @@ def _resolve_mapping(
     data = _with_int_faces(dict(mapping))
     data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
     parent = data.pop("extends", None)
-    _check_field_names(data, Ruleset, label, "")
+    unknown = _unknown_fields(data, Ruleset, label, "")
+    if unknown:
+        raise RulesetError.of(unknown)
     if parent is None:
         return data, label
     if not isinstance(parent, str) or not parent:
@@ -444,20 +446,22 @@ def _resolve_mapping(
     return merge_patch(parent_data, data), label
 
 
-def _check_field_names(
+def _unknown_fields(
     data: Mapping[str, Any], model: type[BaseModel], label: str, prefix: str
-) -> None:
-    """Refuse a misspelt field in the file that wrote it, before merging with a parent
+) -> list[RulesetProblem]:
+    """Every misspelt field, found in the file that wrote it, before merging with a parent
     (after the merge, the error would name the child that extends the file)."""
     fields = model.model_fields
+    found: list[RulesetProblem] = []
     for key, value in data.items():
         field = fields.get(key) if isinstance(key, str) else None
         if field is None:
-            name = one_line(str(key))
-            raise RulesetError("bad-ruleset", f"{label}: {prefix}{name}: unknown field")
+            found.append(RulesetProblem(label, f"{prefix}{one_line(str(key))}", "unknown field"))
+            continue
         nested = field.annotation
         if isinstance(value, Mapping) and isinstance(nested, type) and issubclass(nested, _Model):
-            _check_field_names(value, nested, label, f"{prefix}{key}.")
+            found += _unknown_fields(value, nested, label, f"{prefix}{key}.")
+    return found
 
 
 def _with_int_faces(data: dict[str, Any]) -> dict[str, Any]:
@@ -473,23 +477,26 @@ def _validate(data: dict[str, Any], label: str) -> Ruleset:
     try:
         return Ruleset.model_validate(data)
     except ValidationError as error:
-        raise RulesetError("bad-ruleset", f"{label}: {describe_validation_error(error)}") from None
+        raise RulesetError.of(validation_problems(error, label)) from None
 
 
-def describe_validation_error(error: ValidationError) -> str:
-    """The first problem of a pydantic error as ``field.path: what is wrong``, on one line."""
-    first = error.errors(include_url=False)[0]
-    location = ".".join(one_line(str(part)) for part in first["loc"])
-    kind = first["type"]
-    if kind == "extra_forbidden":
-        message = "unknown field"
-    elif kind == "missing":
-        message = "missing field"
-    elif kind == "value_error":
-        message = str(first["ctx"]["error"]) if "ctx" in first else first["msg"]
-        return message if not location else f"{location}: {message}"
-    else:
-        given = quoted(first["input"], python=True)
-        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {given}"
-    extra = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{location or '(top)'}: {message}{extra}"
+def validation_problems(error: ValidationError, label: str) -> list[RulesetProblem]:
+    """Every problem of a pydantic error, each with its field path (``layout.rows``)."""
+    found = []
+    for problem in error.errors(include_url=False):
+        location = ".".join(one_line(str(part)) for part in problem["loc"])
+        kind = problem["type"]
+        if kind == "extra_forbidden":
+            message = "unknown field"
+        elif kind == "missing":
+            message = "missing field"
+        elif kind == "value_error":
+            message = str(problem["ctx"]["error"]) if "ctx" in problem else problem["msg"]
+            path, _, rest = message.partition(": ")
+            if not location and rest and " " not in path:  # "layout.rows: must be ..."
+                location, message = path, rest
+        else:
+            given = quoted(problem["input"], python=True)
+            message = f"{problem['msg'][:1].lower()}{problem['msg'][1:]}, got {given}"
+        found.append(RulesetProblem(label, location, message))
+    return found

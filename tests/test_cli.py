@@ -632,3 +632,17 @@ def test_usage_messages_name_the_type_and_counts_take_the_right_number(
     shutil.copy(EXAMPLES / "tiny.yaml", tmp_path / "tiny.yaml")
     assert main(["validate", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 file: 1 valid, 0 invalid, 0 unreadable"
+
+
+def test_ruleset_check_lists_every_fault_of_a_file_with_its_field(tmp_path: Path) -> None:
+    typos = tmp_path / "typos.yaml"
+    typos.write_text("extends: standard\nbonce: false\nhazard: {penaltty: 3}\nroundz: 2\n")
+    done = gnoming("ruleset", "check", str(typos), "standard")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[:4] == [
+        f"{typos}: bad-ruleset: 3 problems",
+        f"  {typos}: bonce: unknown field",
+        f"  {typos}: hazard.penaltty: unknown field",
+        f"  {typos}: roundz: unknown field",
+    ]
+    assert done.stdout.splitlines()[4].startswith("standard: ok")

@@ -48,7 +48,12 @@ class CheckProblem(TypedDict):
 
     code: str
     """``bad-ruleset`` or ``unknown-ruleset``."""
+    file: str | None
+    """The ruleset file that holds the fault (a parent, for a fault ``extends`` brings in)."""
+    path: str | None
+    """The field at fault, dotted (``layout.rows``); ``None`` for a fault of the whole."""
     message: str
+    """What is wrong; with ``file`` and ``path`` when the error has them."""
 
 
 class RulesetCheckDocument(TypedDict):
@@ -60,6 +65,7 @@ class RulesetCheckDocument(TypedDict):
     name: str | None
     sha256: str | None
     errors: list[CheckProblem]
+    """Every fault found at once (empty when ``ok``)."""
 
 
 def _check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,16 +76,17 @@ def _check(args: argparse.Namespace, out: Output) -> int:
     status = 0
     for given in args.rulesets:
         label = echo(given)  # one line per argument, whatever it holds
-        problem: CheckProblem | None = None
+        problems: list[CheckProblem] = []
         rules: Ruleset | None = None
         try:
             rules = load_ruleset(given)
         except RulesetError as error:
-            problem = {"code": error.code, "message": error.message}
+            problems = _problems(error)
         except (OSError, RecursionError, ValueError) as error:  # never the end of the run
-            problem = {"code": "bad-ruleset", "message": f"cannot be read: {one_line(str(error))}"}
-        if problem is not None:
-            status = max(status, 2 if problem["code"] == "unknown-ruleset" else 1)
+            message = f"cannot be read: {one_line(str(error))}"
+            problems = [{"code": "bad-ruleset", "file": None, "path": None, "message": message}]
+        if problems:
+            status = max(status, 2 if problems[0]["code"] == "unknown-ruleset" else 1)
         if out.json:
             out.data(
                 RulesetCheckDocument(
@@ -87,15 +94,35 @@ def _check(args: argparse.Namespace, out: Output) -> int:
                     ok=rules is not None,
                     name=None if rules is None else rules.name,
                     sha256=None if rules is None else rules.sha256,
-                    errors=[] if problem is None else [problem],
+                    errors=problems,
                 )
             )
         elif rules is not None:
             out.line(f"{label}: {out.style('ok', 'green')} ({echo(rules.name)}, "
                      f"sha256 {rules.sha256[:12]}...)")  # fmt: skip
-        elif problem is not None:
-            out.line(f"{label}: {out.style(problem['code'], 'red')}: {problem['message']}")
+        elif len(problems) == 1:
+            out.line(f"{label}: {out.style(problems[0]['code'], 'red')}: {_text(problems[0])}")
+        else:
+            code = out.style(problems[0]["code"], "red")
+            lines = [f"{label}: {code}: {len(problems)} problems"]
+            lines += [f"  {_text(problem)}" for problem in problems]
+            out.line("\n".join(lines))
     return status
+
+
+def _problems(error: RulesetError) -> list[CheckProblem]:
+    if not error.problems:
+        return [{"code": error.code, "file": None, "path": None, "message": error.message}]
+    return [
+        {"code": error.code, "file": item.file, "path": item.path or None, "message": item.message}
+        for item in error.problems
+    ]
+
+
+def _text(problem: CheckProblem) -> str:
+    """``FILE: PATH: MESSAGE`` as far as the problem has them."""
+    parts = [part for part in (problem["file"], problem["path"]) if part]
+    return ": ".join([*parts, problem["message"]])
 
 
 # --- schema ---------------------------------------------------------------------------------
