@@ -330,18 +330,38 @@ def load_ruleset(
     (or not allowed), ``bad-ruleset`` when it cannot be read or played; the message names
     the field.
     """
+    data, label = _resolved(source, base_dir, files, checked=True)
+    return _validate(data, label)
+
+
+def ruleset_data(
+    source: RulesetSource, *, base_dir: Path | None = None, files: RulesetFiles = "any"
+) -> dict[str, Any]:
+    """The fields of a ruleset with its ``extends`` applied, as written and not checked:
+    what :func:`load_ruleset` would check. For tools that show a ruleset that cannot be
+    played (``gnoming ruleset diff``); misspelt fields are kept, under their spelling.
+
+    Raises :class:`RulesetError` only for a ruleset that cannot be found or read.
+    """
+    return _resolved(source, base_dir, files, checked=False)[0]
+
+
+def _resolved(
+    source: RulesetSource, base_dir: Path | None, files: RulesetFiles, *, checked: bool
+) -> tuple[dict[str, Any], str]:
+    """(merged data, label) of a ruleset; ``checked``: refuse misspelt fields on the way."""
     base = base_dir if base_dir is not None else Path.cwd()
     allowed = files if isinstance(files, str) else _looked_up(files.resolve, str(files))
     if isinstance(source, Mapping):
-        data, label = _resolve_mapping(source, base, "inline ruleset", (), allowed)
+        data, label = _resolve_mapping(source, base, "inline ruleset", (), allowed, checked=checked)
         default_name = _default_name(source, "inline")
     else:
         as_path = isinstance(source, Path)
         data, label, default_name = _resolve_reference(
-            str(source), base, (), allowed, as_path=as_path
+            str(source), base, (), allowed, checked=checked, as_path=as_path
         )
     data.setdefault("name", default_name)
-    return _validate(data, label)
+    return data, label
 
 
 def _default_name(mapping: Mapping[str, Any], fallback: str) -> str:
@@ -355,6 +375,7 @@ def _resolve_reference(
     chain: tuple[str, ...],
     files: RulesetFiles,
     *,
+    checked: bool,
     as_path: bool = False,
     referrer: str | None = None,
 ) -> tuple[dict[str, Any], str, str]:
@@ -392,7 +413,7 @@ def _resolve_reference(
         looked = f" (looked for {one_line(str(path))})" if via else ""
         raise RulesetError("unknown-ruleset", f"{via}{label}: no such ruleset file{looked}")
     raw = _read_document(path, label)
-    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key), files)
+    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key), files, checked=checked)
     return data, label, name
 
 
@@ -429,18 +450,22 @@ def _resolve_mapping(
     label: str,
     chain: tuple[str, ...],
     files: RulesetFiles,
+    *,
+    checked: bool,
 ) -> tuple[dict[str, Any], str]:
     data = _with_int_faces(dict(mapping))
     data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
     parent = data.pop("extends", None)
-    unknown = _unknown_fields(data, Ruleset, label, "")
+    unknown = _unknown_fields(data, Ruleset, label, "") if checked else []
     if unknown:
         raise RulesetError.of(unknown)
     if parent is None:
         return data, label
     if not isinstance(parent, str) or not parent:
         raise RulesetError("bad-ruleset", f"{label}: extends: must name a ruleset or a file")
-    parent_data, _, _ = _resolve_reference(parent, base, chain, files, referrer=label)
+    parent_data, _, _ = _resolve_reference(
+        parent, base, chain, files, checked=checked, referrer=label
+    )
     parent_data.pop("name", None)
     parent_data.pop("description", None)
     return merge_patch(parent_data, data), label

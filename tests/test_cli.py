@@ -646,3 +646,18 @@ def test_ruleset_check_lists_every_fault_of_a_file_with_its_field(tmp_path: Path
         f"  {typos}: roundz: unknown field",
     ]
     assert done.stdout.splitlines()[4].startswith("standard: ok")
+
+
+def test_ruleset_diff_of_an_unplayable_ruleset_warns_and_diffs_it_as_written(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: standard\nlayout: {rows: 9}\nbonce: false\n", encoding="utf-8")
+    done = gnoming("ruleset", "diff", "standard", str(bad))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(f"warning: {bad} cannot be played (bad-ruleset: {bad}: bonce: ")
+    lines = done.stdout.splitlines()
+    assert "layout.rows: 3 -> 9" in lines and "bonce: (absent) -> false" in lines
+    assert lines[-1].endswith("-> (none: cannot be played))")
+    missing = gnoming("ruleset", "diff", "standard", str(tmp_path / "none.yaml"))
+    assert missing.returncode == 2 and "unknown-ruleset" in missing.stderr

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import Any, Final, NotRequired
 
 from typing_extensions import TypedDict
 
 from ..errors import RulesetError, one_line, quoted
-from ..ruleset import Ruleset, load_ruleset
+from ..ruleset import Ruleset, load_ruleset, ruleset_data
 from .command import Command
 from .output import Output, echo
 
@@ -150,8 +151,13 @@ class Change(TypedDict):
 
 
 class Side(TypedDict):
+    """One side of a diff: its name and hash, or ``sha256`` ``None`` when it cannot be played."""
+
     name: str
-    sha256: str
+    sha256: str | None
+    refusal: str | None
+    """``bad-ruleset: MESSAGE`` when the ruleset cannot be played: it is then diffed as
+    written (its ``extends`` applied), and the refusal is a warning."""
 
 
 class RulesetDiffDocument(TypedDict):
@@ -171,51 +177,83 @@ def _diff_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _diff(args: argparse.Namespace, out: Output) -> int:
-    old, new = load_ruleset(args.old), load_ruleset(args.new)
+    (old, old_data), (new, new_data) = _diff_side(args.old), _diff_side(args.new)
     labels = [
-        (label, getattr(old, label), getattr(new, label))
+        (label, old_data.get(label, ABSENT), new_data.get(label, ABSENT))
         for label in ("name", "description")
-        if getattr(old, label) != getattr(new, label)
+        if old_data.get(label, ABSENT) != new_data.get(label, ABSENT)
     ]
-    changes = ruleset_changes(old, new)
+    changes = ruleset_changes(_rules(old_data), _rules(new_data))
     if out.json:
         out.data(
             RulesetDiffDocument(
-                old=Side(name=old.name, sha256=old.sha256),
-                new=Side(name=new.name, sha256=new.sha256),
+                old=old,
+                new=new,
                 labels=[_change(*label) for label in labels],
                 changes=[_change(*change) for change in changes],
             )
         )
         return 0
+    for given, side in ((args.old, old), (args.new, new)):
+        if side["refusal"] is not None:
+            warning = out.style("warning", "yellow")
+            out.line(f"{warning}: {echo(given)} cannot be played ({side['refusal']}); "
+                     "diffed as written", err=True)  # fmt: skip
     lines = [
-        f"{label}: {quoted(before)} -> {quoted(after)} (a label, not a rule)"
+        f"{label}: {_value_text(before, quote=True)} -> {_value_text(after, quote=True)} "
+        "(a label, not a rule)"
         for label, before, after in labels
     ]
     lines += [
         f"{path}: {_value_text(before)} -> {_value_text(after)}" for path, before, after in changes
     ]
     if not changes:
-        lines.append(f"no rule differs (sha256 {old.sha256[:12]}...)")
+        lines.append(f"no rule differs (sha256 {_hash(old)})")
     else:
         count = len(changes)
         lines.append(
             f"{count} {'rules differ' if count > 1 else 'rule differs'} "
-            f"(sha256 {old.sha256[:12]}... -> {new.sha256[:12]}...)"
+            f"(sha256 {_hash(old)} -> {_hash(new)})"
         )
     out.line("\n".join(lines))
     return 0
+
+
+def _diff_side(given: str) -> tuple[Side, dict[str, Any]]:
+    """A side of a diff and its fields as JSON data (labels included). A ruleset that cannot
+    be played is read as written; one that cannot be found or read stops the command."""
+    try:
+        rules = load_ruleset(given)
+    except RulesetError as error:
+        if error.code != "bad-ruleset" or not error.problems:
+            raise
+        data = json.loads(json.dumps(ruleset_data(given), default=str))
+        side = Side(
+            name=str(data.get("name")), sha256=None, refusal=f"{error.code}: {error.message}"
+        )
+        return side, data
+    fields = {"name": rules.name, "description": rules.description, **rules.rules_dict()}
+    return Side(name=rules.name, sha256=rules.sha256, refusal=None), fields
+
+
+def _rules(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key not in ("name", "description")}
+
+
+def _hash(side: Side) -> str:
+    return "(none: cannot be played)" if side["sha256"] is None else f"{side['sha256'][:12]}..."
 
 
 ABSENT: Final = object()
 """The value of a field on the side of a diff that does not have it."""
 
 
-def ruleset_changes(old: Ruleset, new: Ruleset) -> list[tuple[str, Any, Any]]:
-    """(field path, old value, new value) for every rule that differs; labels are ignored.
-    A field only one side has is :data:`ABSENT` on the other."""
+def ruleset_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+    """(field path, old value, new value) for every field that differs between two
+    rulesets' fields as JSON data (:meth:`Ruleset.rules_dict`). A field only one side has
+    is :data:`ABSENT` on the other."""
     changes: list[tuple[str, Any, Any]] = []
-    _compare("", old.rules_dict(), new.rules_dict(), changes)
+    _compare("", old, new, changes)
     return changes
 
 
@@ -238,8 +276,10 @@ def _change(path: str, old: Any, new: Any) -> Change:
     return change
 
 
-def _value_text(value: Any) -> str:
-    return "(absent)" if value is ABSENT else json.dumps(value)
+def _value_text(value: Any, *, quote: bool = False) -> str:
+    if value is ABSENT:
+        return "(absent)"
+    return quoted(value) if quote else json.dumps(value)
 
 
 # --- the group ------------------------------------------------------------------------------
@@ -294,7 +334,9 @@ one line.""",
             description="""\
 Print what ruleset B changes against ruleset A: one line FIELD: OLD -> NEW per rule
 that differs, values in JSON, (absent) for a deck face only one of them has. Changed
-labels (name, description) come first; the last line counts the rules that differ.""",
+labels (name, description) come first; the last line counts the rules that differ.
+A ruleset that cannot be played is diffed as written, with a warning on standard
+error that says why; the command exits 0 whenever both rulesets can be read.""",
             examples=(
                 "gnoming ruleset diff standard quick",
                 "gnoming ruleset diff --json standard quick",
