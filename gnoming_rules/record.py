@@ -236,7 +236,7 @@ class Record(_Model):
         Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="SHA-256 of the rules.")] | None
     ) = Field(default=None, description="SHA-256 (hex) of the resolved ruleset's canonical JSON.")
     players: list[str] = Field(min_length=1, description="Seat order; names are labels only.")
-    first_player: Seat = Field(description="The seat that starts round 1 (the youngest).")
+    first_player: Seat = Field(description="The seat that starts round 0, the first (the youngest).")
     rounds: list[Round]
     result: Result | None = None
 
