@@ -15,8 +15,8 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.cli.app import commands
-from gnoming_rules.schemas import ruleset_schema
-from gnoming_rules.validate import validate_file
+from gnoming_rules.formats.schemas import ruleset_schema
+from gnoming_rules.referee.validate import validate_file
 
 LEAVES = {words: leaf for command in commands() for words, leaf in command.leaves()}
 
@@ -109,13 +109,19 @@ def test_ruleset_show() -> None:
 
 def test_ruleset_check(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("extends: standard\nlayout: {rows: 9}\n", encoding="utf-8")
+    bad.write_text("extends: standard\nlayout: {rows: 9}\nroundz: 2\n", encoding="utf-8")
     done = gnoming("ruleset", "check", "--json", "standard", str(bad), str(tmp_path / "no.yaml"))
     assert done.returncode == 2
     good, broken, missing = documents("gnoming ruleset check", done.stdout)
     assert good["ok"] and good["sha256"] == gr.load_ruleset("standard").sha256
-    assert not broken["ok"] and broken["errors"][0]["code"] == "bad-ruleset"
-    assert "layout.rows" in broken["errors"][0]["message"]
+    assert not broken["ok"] and broken["errors"] == [
+        {"code": "bad-ruleset", "file": str(bad), "path": "roundz", "message": "unknown field"}
+    ]
+    bad.write_text("extends: standard\nlayout: {rows: 9, cols: 1}\n", encoding="utf-8")
+    (values,) = documents(
+        "gnoming ruleset check", gnoming("ruleset", "check", "--json", str(bad)).stdout
+    )
+    assert [error["path"] for error in values["errors"]] == ["layout.rows", "layout.cols"]
     assert missing["errors"][0]["code"] == "unknown-ruleset" and missing["name"] is None
 
 

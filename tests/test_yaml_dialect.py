@@ -20,9 +20,9 @@ from referencing import Registry, Resource
 from test_docs import PAGES, blocks, page_id
 
 import gnoming_rules as gr
-from gnoming_rules import safe_yaml
-from gnoming_rules.errors import GnomingError
-from gnoming_rules.safe_yaml import load_yaml
+from gnoming_rules.core.errors import GnomingError
+from gnoming_rules.formats import safe_yaml
+from gnoming_rules.formats.safe_yaml import load_yaml
 
 SCHEMAS = ROOT / "schemas"
 RULESET_SCHEMA = json.loads((SCHEMAS / "ruleset.schema.json").read_text(encoding="utf-8"))

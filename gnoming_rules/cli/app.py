@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Final, NoReturn
 
-from ..errors import GnomingError
+from ..core.errors import GnomingError
 from .command import Command, UsageError
 from .output import Output
 

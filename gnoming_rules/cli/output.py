@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any, Final
 
-from ..errors import MAX_NAME, json_line, one_line
+from ..core.errors import MAX_NAME, json_line, one_line
 from .progress import Progress
 from .terminal import colour_allowed
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from typing_extensions import TypedDict
 
-from ..bots import NAMES, play_game
-from ..errors import GnomingError
-from ..record import dump_record, write_record
-from ..render import seat_name
-from ..ruleset import load_ruleset, looks_like_path
+from ..core.errors import GnomingError
+from ..core.ruleset import load_ruleset, looks_like_path
+from ..formats.record import dump_record, write_record
+from ..play.bots import NAMES, play_game
+from ..play.render import seat_name
 from .command import Command, UsageError
 from .output import Output, echo
 

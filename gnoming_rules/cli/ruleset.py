@@ -9,8 +9,8 @@ from typing import Any, Final, NotRequired
 
 from typing_extensions import TypedDict
 
-from ..errors import RulesetError, one_line, quoted
-from ..ruleset import Ruleset, load_ruleset, ruleset_data
+from ..core.errors import RulesetError, one_line, quoted
+from ..core.ruleset import Ruleset, load_ruleset, ruleset_data
 from .command import Command
 from .output import Output, echo
 
@@ -130,7 +130,7 @@ def _text(problem: CheckProblem) -> str:
 
 
 def _schema(args: argparse.Namespace, out: Output) -> int:
-    from ..schemas import ruleset_schema, schema_text
+    from ..formats.schemas import ruleset_schema, schema_text
 
     if out.json:
         out.data(ruleset_schema())

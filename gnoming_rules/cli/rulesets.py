@@ -6,8 +6,8 @@ import argparse
 
 from typing_extensions import TypedDict
 
-from ..errors import RulesetError
-from ..ruleset import bundled_rulesets, load_ruleset
+from ..core.errors import RulesetError
+from ..core.ruleset import bundled_rulesets, load_ruleset
 from .command import Command
 from .output import Output, echo
 

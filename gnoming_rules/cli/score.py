@@ -6,10 +6,10 @@ import argparse
 
 from typing_extensions import TypedDict
 
-from ..cards import Face, face_from_text
-from ..render import draw_layout
-from ..ruleset import load_ruleset
-from ..scoring import score_breakdown
+from ..core.cards import Face, face_from_text
+from ..core.ruleset import load_ruleset
+from ..core.scoring import score_breakdown
+from ..play.render import draw_layout
 from .command import Command, UsageError
 from .output import Output
 

@@ -9,9 +9,9 @@ from typing import Any, cast
 
 from typing_extensions import TypedDict
 
-from ..render import describe_turn, draw_table
-from ..snapshot import state_to_dict
-from ..validate import replay_file
+from ..formats.snapshot import state_to_dict
+from ..play.render import describe_turn, draw_table
+from ..referee.validate import replay_file
 from .command import Command, UsageError
 from .output import Output, echo
 from .validate import ErrorDocument

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Final
 
 from typing_extensions import TypedDict
 
-from ..ruleset import load_ruleset
+from ..core.ruleset import load_ruleset
 from .command import Command, UsageError, positive
 from .output import Output
 
 if TYPE_CHECKING:
-    from ..batch import FileReport
+    from ..referee.batch import FileReport
 
 PROGRESS_FROM: Final = 50
 """A terminal shows a progress bar when at least this many files are validated."""
@@ -62,7 +62,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
-    from ..batch import check_files, record_files  # multiprocessing: not for --help
+    from ..referee.batch import check_files, record_files  # multiprocessing: not for --help
 
     if args.ruleset is not None:
         load_ruleset(args.ruleset)  # a bad --ruleset is one error, not one per file

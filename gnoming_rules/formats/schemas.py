@@ -7,7 +7,7 @@ The ruleset schema describes a ruleset *file* as an author writes it: without
 Patch over its parent, so no field is required, nested mappings may be partial and an
 entry of ``deck.numbers`` may be ``null`` (which deletes it).
 
-``python -m gnoming_rules.schemas [FOLDER]`` writes ``ruleset.schema.json`` and
+``python -m gnoming_rules.formats.schemas [FOLDER]`` writes ``ruleset.schema.json`` and
 ``record.schema.json`` (``make schemas``); a test fails when the committed files are stale.
 """
 
@@ -21,8 +21,8 @@ from typing import Any
 
 import typing_extensions
 
+from ..core.ruleset import Ruleset
 from .record import RECORD_ADAPTER
-from .ruleset import Ruleset
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FACE_KEY = "^-?[1-9][0-9]*$"
@@ -114,7 +114,7 @@ def output_schemas() -> dict[str, dict[str, Any]]:
     every command of the command line (``ruleset show`` is ``cli/ruleset-show``)."""
     from pydantic import TypeAdapter
 
-    from .cli.app import commands
+    from ..cli.app import commands
 
     found = {}
     for command in commands():
@@ -194,7 +194,7 @@ def write_schemas(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gnoming_rules.schemas [FOLDER]`` (default ``schemas``)."""
+    """``python -m gnoming_rules.formats.schemas [FOLDER]`` (default ``schemas``)."""
     args = sys.argv[1:] if argv is None else argv
     for path in write_schemas(Path(args[0] if args else "schemas")):
         print(f"wrote {path}")
