@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from typing_extensions import TypedDict
 
 from ..core.errors import GnomingError
+from ..core.moves import Deal, Move, Reshuffle
 from ..core.ruleset import load_ruleset, looks_like_path
+from ..core.state import State
 from ..formats.record import dump_record, write_record
-from ..play.bots import NAMES, play_game
+from ..play.bots import NAMES, Bot, default_names, play_game
 from ..play.render import seat_name
 from .command import Command, UsageError
+from .human import TerminalPlayer, move_words
 from .output import Output, echo
 
 
@@ -68,6 +73,14 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help=f"player names in seat order, comma-separated (default: {','.join(NAMES)})",
     )
     parser.add_argument("--no-claims", action="store_true", help="write no card/score claims")
+    parser.add_argument(
+        "--human",
+        type=int,
+        action="append",
+        metavar="SEAT",
+        help="a person plays seat SEAT, typing moves at the terminal (repeat for more "
+        "people; the bots play the other seats)",
+    )
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
@@ -83,15 +96,27 @@ def run(args: argparse.Namespace, out: Output) -> int:
                          "does not exist")  # fmt: skip
     folder = Path.cwd() if to_stdout else Path(target).parent
     reference = ruleset_reference(args.ruleset, folder)
+    humans = sorted(set(args.human or ()))
+    if humans and (to_stdout or out.json):
+        raise UsageError("--human talks on standard output: it takes neither --out - nor --json")
+    if (humans and not 0 <= humans[-1] < args.players) or (humans and humans[0] < 0):
+        raise UsageError(f"--human: seats are 0 to {args.players - 1}, got {humans}")
+    seat_names = names if names is not None else default_names(args.players)
+    shown_names = [echo(name) for name in seat_names]
+    people: dict[int, Bot] = {
+        seat: TerminalPlayer(seat, shown_names, _read_line, _say(out)) for seat in humans
+    }
     try:
         record, state = play_game(
             rules,
             args.players,
             seed=seed,
             bot=args.bot,
-            names=names,
+            names=seat_names,
             ruleset_ref=reference,
             claims=not args.no_claims,
+            agents=people,
+            watch=_narrator(out, humans, shown_names) if humans else None,
         )
     except GnomingError as error:
         if error.code == "bad-setup":
@@ -132,11 +157,45 @@ def run(args: argparse.Namespace, out: Output) -> int:
     cells = "  ".join(str(total).rjust(width) for total in state.totals)
     lines.append(f"totals:  {cells}")
     winners = ", ".join(seat_name(seat, shown) for seat in state.winners)
-    lines.append(f"{'winner' if len(state.winners) == 1 else 'winners'}: {winners}")
+    lines.append(f"{'winner' if len(state.winners) == 1 else 'winners'}: {winners or 'none yet'}")
+    if not state.is_over:
+        lines.append(f"the game stopped in round {state.round}: the record is incomplete")
     if not to_stdout:
         lines.append(f"record written to {echo(target)} ({moves} moves)")
     out.line("\n".join(lines), err=to_stdout)
     return 0
+
+
+def _read_line() -> str | None:
+    """The next line of standard input, ``None`` at its end."""
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+def _say(out: Output) -> Callable[[str], None]:
+    """Print and flush: a person (or a program on a pipe) answers what is shown."""
+    return lambda text: out.line(text, flush=True)
+
+
+def _narrator(out: Output, humans: list[int], names: list[str]) -> Callable[[Move, State], None]:
+    """Tells the people at the table what the others and the cards do."""
+
+    finished = [0]
+
+    def tell(move: Move, after: State) -> None:
+        if isinstance(move, Deal):
+            out.line(f"round {after.round} is dealt", flush=True)
+        elif isinstance(move, Reshuffle):
+            out.line("the discard piles are shuffled into a new draw pile", flush=True)
+        elif move.player not in humans:
+            out.line(f"{seat_name(move.player, names)}: {move_words(move)}", flush=True)
+        if len(after.scores) > finished[0]:
+            finished[0] = len(after.scores)
+            out.line(
+                f"round {finished[0] - 1} is over: scores {list(after.scores[-1])}", flush=True
+            )
+
+    return tell
 
 
 def ruleset_reference(given: str, record_folder: Path) -> str:

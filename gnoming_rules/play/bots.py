@@ -10,7 +10,7 @@ exist to produce realistic records, not to play well.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, Protocol
 
 from ..core.cards import Face
@@ -195,6 +195,11 @@ def make_bot(kind: BotKind, rng: random.Random) -> Bot:
     raise ValueError(f"unknown bot {kind!r}: random or greedy")
 
 
+class StopGame(Exception):  # noqa: N818 (a request to stop, not an error)
+    """Raised by a seat's player (a person who quits) to end the game where it stands:
+    :func:`play_game` then returns the record so far, valid and incomplete."""
+
+
 def play_game(
     ruleset: Ruleset,
     players: int,
@@ -206,12 +211,17 @@ def play_game(
     ruleset_ref: str | dict[str, object] | None = None,
     claims: bool = True,
     rounds: int | None = None,
+    agents: Mapping[int, Bot] | None = None,
+    watch: Callable[[Move, State], None] | None = None,
 ) -> tuple[Record, State]:
     """Play a whole game with bots and return its record and the final state.
 
     Everything follows from ``seed``: the seat that starts (unless ``first_player`` is
     given), every deal and reshuffle and every bot choice. ``rounds`` stops after that
     many rounds (an incomplete record); by default the game is played to the end.
+    ``agents`` gives some seats a player of their own (a person at the terminal, another
+    bot) instead of ``bot``; one that raises :class:`StopGame` ends the game there.
+    ``watch(move, after)`` is told every move as it is made (to show the game as it goes).
     """
     chance = random.Random(seed)
     choices = random.Random(chance.getrandbits(64))
@@ -220,17 +230,23 @@ def play_game(
     state = new_game(ruleset, players, start)
     recorder = Recorder(ruleset, seats, start, ruleset_ref=ruleset_ref, claims=claims)
     agent = make_bot(bot, choices)
+    own = dict(agents or {})
     stop_after = ruleset.rounds if rounds is None else rounds
     for _ in range(MOVE_LIMIT):
         if state.is_over or (state.phase is Phase.DEAL and state.round >= stop_after):
             return recorder.record(), state
-        move: Move = (
-            sample_chance(ruleset, state, chance)
-            if state.is_chance
-            else agent.choose(ruleset, state)
-        )
+        move: Move
+        if state.is_chance:
+            move = sample_chance(ruleset, state, chance)
+        else:
+            try:
+                move = own.get(state.to_move, agent).choose(ruleset, state)
+            except StopGame:
+                return recorder.record(), state
         state = apply(ruleset, state, move)
         recorder.add(move, state)
+        if watch is not None:
+            watch(move, state)
     raise GnomingError(
         "bot-stuck",
         f"seed {seed}: the game did not end within {MOVE_LIMIT} moves (stopped in round "

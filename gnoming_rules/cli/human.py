@@ -1,0 +1,166 @@
+"""A person at the terminal playing one seat of ``gnoming play --human SEAT``.
+
+At each of the seat's turns, :class:`TerminalPlayer` draws the table as the seat sees it
+(the face-down cards of every layout hidden, the draw pile's order too), lists the moves
+the rules allow, and reads one line. A move is typed in words, slots and piles counted
+from 0 as everywhere: ``reveal 4``, ``draw`` (from the deck), ``draw discard 1``,
+``place 4``, ``bounce 2``, ``discard``, ``discard 0``, ``flip 7``; an action may be
+shortened to a prefix that names one (``p 4``, ``dr``, ``di 1``). The referee judges
+the move: a refusal is printed with its code, rule and reason, and the seat types again.
+``?`` lists the moves again; ``quit`` (or the end of the input) ends the game, whose
+record so far is kept.
+
+This is not a command: ``gnoming play`` uses it (so it is not in ``COMMANDS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from ..core.cards import face_text
+from ..core.engine import apply, legal_moves
+from ..core.errors import GnomingError, IllegalMove
+from ..core.moves import PlayerMove, Reshuffle
+from ..core.ruleset import Ruleset
+from ..core.state import State
+from ..formats.entries import move_from_entry, move_to_entry
+from ..play.bots import StopGame
+from ..play.observation import Observation, observe
+from ..play.render import describe_turn, draw_layout, seat_name, side_by_side
+
+PROMPT: Final = "your move (or ? or quit):"
+"""The line printed before each line is read."""
+
+ACTIONS: Final = ("reveal", "draw", "place", "bounce", "discard", "flip")
+"""What a seat can do, as typed (the record's action names)."""
+
+
+def move_words(move: PlayerMove) -> str:
+    """``place 4``, ``draw discard 1``, ``discard``: a move as a person types it."""
+    entry = move_to_entry(move)
+    words = [entry["action"]]
+    if entry["action"] == "draw" and entry["source"] == "discard":
+        words.append("discard")
+    words += [str(entry[key]) for key in ("pile", "slot") if key in entry]
+    return " ".join(words)
+
+
+def parse_move(text: str, seat: int, players: int) -> PlayerMove:
+    """The move that ``text`` types for ``seat``; ``ValueError`` says why it is none."""
+    words = text.split()
+    if not words:
+        raise ValueError("nothing typed")
+    matching = [action for action in ACTIONS if action.startswith(words[0].lower())]
+    if len(matching) != 1:
+        named = f"{words[0]!r} names {' or '.join(matching)}" if matching else "no such action"
+        raise ValueError(f"{named}: type one of {', '.join(ACTIONS)}")
+    action, rest = matching[0], words[1:]
+    entry: dict[str, object] = {"action": action, "player": seat}
+    if action == "draw":
+        if rest and rest[0].lower() in ("deck", "discard"):
+            source, rest = rest[0].lower(), rest[1:]
+        else:
+            source = "discard" if rest else "deck"
+        entry["source"] = source
+        if rest:
+            entry["pile"] = _number(rest.pop(0), "pile")
+    elif action == "discard":
+        if rest:
+            entry["pile"] = _number(rest.pop(0), "pile")
+    else:
+        if not rest:
+            raise ValueError(f"{action} which slot? e.g. {action} 0")
+        entry["slot"] = _number(rest.pop(0), "slot")
+    if rest:
+        raise ValueError(f"too many words: {' '.join(rest)!r}")
+    try:
+        move = move_from_entry(entry, players)
+    except GnomingError as error:
+        raise ValueError(error.message) from None
+    if isinstance(move, Reshuffle):  # not an action a seat types
+        raise ValueError("a reshuffle is the table's, not a seat's")
+    return move
+
+
+def _number(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError(f"the {what} is a number, got {word!r}") from None
+
+
+class TerminalPlayer:
+    """One seat played by a person: it reads lines and writes text (see the module)."""
+
+    def __init__(
+        self,
+        seat: int,
+        names: Sequence[str],
+        read: Callable[[], str | None],
+        write: Callable[[str], None],
+    ) -> None:
+        """``read`` gives the next line typed (``None`` at the end of the input)."""
+        self.seat = seat
+        self.names = list(names)
+        self.read = read
+        self.write = write
+
+    def choose(self, ruleset: Ruleset, state: State) -> PlayerMove:
+        """Show the table, read moves until the referee accepts one; :class:`StopGame`
+        when the person quits or the input ends."""
+        allowed = legal_moves(ruleset, state)
+        self.write("\n".join(self.table(ruleset, observe(state, self.seat))))
+        self.write(self.menu(ruleset, state, allowed))
+        while True:
+            self.write(PROMPT)
+            line = self.read()
+            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                raise StopGame
+            text = line.strip()
+            if text in ("", "?", "help"):
+                self.write(self.menu(ruleset, state, allowed))
+                continue
+            try:
+                move = parse_move(text, self.seat, state.players)
+            except ValueError as problem:
+                self.write(f"not a move: {problem} (? lists your moves)")
+                continue
+            try:
+                apply(ruleset, state, move)
+            except IllegalMove as refusal:
+                rule = f" (rule {refusal.rule})" if refusal.rule else ""
+                self.write(f"refused: {refusal.code}{rule}: {refusal.message}")
+                continue
+            return move
+
+    def menu(self, ruleset: Ruleset, state: State, allowed: Sequence[PlayerMove]) -> str:
+        """Whose turn and what it waits for, and the moves allowed."""
+        moves = ", ".join(move_words(move) for move in allowed)
+        return (
+            f"round {state.round}: {describe_turn(state, self.names, ruleset)}\n"
+            f"moves: {moves}"
+        )
+
+    def table(self, ruleset: Ruleset, seen: Observation) -> list[str]:
+        """The table as this seat sees it: every layout (face down as ``(?)``) and the piles."""
+        rows, cols = ruleset.layout.rows, ruleset.layout.cols
+        blocks = []
+        for seat, layout in enumerate(seen.layouts):
+            face_up = sum(1 << slot for slot, card in enumerate(layout) if card is not None)
+            title = seat_name(seat, self.names) + (" (you)" if seat == self.seat else "")
+            blocks.append([title, *draw_layout(layout, face_up, rows, cols)])
+        lines = ["", *side_by_side(blocks)]
+        lines.append(f"draw pile: {seen.draw_pile_size} cards")
+        for index, pile in enumerate(seen.discard_piles):
+            count = f"{len(pile)} card{'' if len(pile) == 1 else 's'}"
+            top = f"top {face_text(pile[-1])} ({count})" if pile else "empty"
+            lines.append(f"discard pile {index}: {top}")
+        if seen.held is not None:
+            lines.append(f"held: {face_text(seen.held)}")
+        if seen.scores:
+            lines += [f"round {i} scores: {list(scores)}" for i, scores in enumerate(seen.scores)]
+        return lines
+
+
+__all__ = ["ACTIONS", "TerminalPlayer", "move_words", "parse_move"]

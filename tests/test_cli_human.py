@@ -1,0 +1,124 @@
+"""``gnoming play --human SEAT``: a person plays against bots through standard input.
+
+The tests drive the real program through a pipe, as a person at a terminal would: they
+read what it prints and answer each prompt, and check that the referee's refusals come
+back as feedback and that the record written is a game the validator accepts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from kit import ROOT
+
+from gnoming_rules.cli.human import move_words, parse_move
+from gnoming_rules.core.moves import Bounce, Discard, Draw, Place, Reveal
+from gnoming_rules.referee.validate import validate_file
+
+
+def play(out: Path, answers: list[str], *extra: str) -> tuple[int, list[str]]:
+    """Run ``gnoming play --human 0``; at each prompt, the next of ``answers`` is typed,
+    then the first move listed (so the game goes on to its end). Returns the exit status
+    and every line printed."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gnoming_rules", "play", "--players", "3", "--seed", "11",
+         "--ruleset", "quick", "--human", "0", "--out", str(out), *extra],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    printed, pending, listed = [], list(answers), ""
+    for line in process.stdout:
+        printed.append(line.rstrip("\n"))
+        if line.startswith("moves: "):
+            listed = line.removeprefix("moves: ").split(", ")[0].strip()
+        if line.startswith("your move"):
+            answer = pending.pop(0) if pending else listed
+            if answer is None:
+                process.stdin.close()  # the end of the input
+                continue
+            process.stdin.write(answer + "\n")
+            process.stdin.flush()
+    status = process.wait(timeout=300)
+    assert process.stderr is not None and "Traceback" not in process.stderr.read()
+    return status, printed
+
+
+def test_a_person_plays_a_whole_game_and_the_record_is_valid(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    status, printed = play(out, [])
+    assert status == 0
+    verdict = validate_file(out)
+    assert verdict.valid and verdict.complete, verdict
+    assert any(line.startswith("seat 0 (Ana) (you)") for line in printed)
+    assert any(line.startswith("seat 1 (Bo): ") for line in printed)  # the bots' moves
+    assert any(line.startswith("round 0 is over: scores ") for line in printed)
+    assert printed[-1].startswith(f"record written to {out} (")
+    assert not any("(-" in line or "( " in line for line in printed if line.startswith("|"))
+
+
+def test_the_referees_refusals_come_back_and_the_seat_types_again(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    status, printed = play(out, ["draw", "place nine", "fly 3", "?", "reveal 0", "reveal 0"])
+    assert status == 0
+    text = "\n".join(printed)
+    assert "refused: wrong-phase (rule 3.5): draw refused: seat 0 must reveal" in text
+    assert "not a move: the slot is a number, got 'nine' (? lists your moves)" in text
+    assert "not a move: no such action: type one of reveal, draw, place" in text
+    assert "refused: slot-face-up" in text  # slot 0 was revealed by the answer before
+    assert validate_file(out).valid
+
+
+def test_the_end_of_the_input_keeps_the_record_so_far(tmp_path: Path) -> None:
+    out = tmp_path / "game.json"
+    status, printed = play(out, ["reveal 4", None])  # type: ignore[list-item]
+    assert status == 0
+    assert "the game stopped in round 0: the record is incomplete" in printed
+    verdict = validate_file(out)
+    assert verdict.valid and not verdict.complete
+
+
+def test_human_play_refuses_what_needs_standard_output(tmp_path: Path) -> None:
+    for extra in (["--out", "-"], ["--json", "--out", str(tmp_path / "g.json")], ["--human", "3"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "gnoming_rules", "play", "--players", "3", "--human", "0",
+             *extra],
+            cwd=ROOT, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert done.returncode == 2 and done.stderr.startswith("gnoming: usage: --human")
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("reveal 4", Reveal(0, 4)),
+        ("draw", Draw(0, None)),
+        ("dr deck", Draw(0, None)),
+        ("draw discard 1", Draw(0, 1)),
+        ("draw 0", Draw(0, 0)),
+        ("p 8", Place(0, 8)),
+        ("Bounce 2", Bounce(0, 2)),
+        ("discard", Discard(0, None)),
+        ("di 1", Discard(0, 1)),
+    ],
+)
+def test_typed_moves_read_as_the_record_writes_them(text: str, move: object) -> None:
+    parsed = parse_move(text, 0, 3)
+    assert parsed == move
+    assert parse_move(move_words(parsed), 0, 3) == parsed
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("d 1", "'d' names draw or discard"),
+        ("place", "place which slot?"),
+        ("draw discard 2", "pile"),
+        ("place 1 2", "too many words"),
+    ],
+)
+def test_a_line_that_is_no_move_says_why(text: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        parse_move(text, 0, 3)
