@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.cards import Face
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..core.state import Phase, State
 
 __all__ = ["Observation", "observe"]
@@ -86,12 +86,12 @@ class Observation:
 def observe(state: State, seat: int) -> Observation:
     """What ``seat`` can see of ``state``.
 
-    Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) when ``seat`` is not
+    Raises :class:`~gnoming_rules.core.errors.UsageError` (``bad-seat``) when ``seat`` is not
     at the table.
     """
     players = state.players
     if type(seat) is not int or not 0 <= seat < players:
-        raise GnomingError(
+        raise UsageError(
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
     held = state.held
