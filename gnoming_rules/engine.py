@@ -5,7 +5,9 @@
 randomness of its own: deals and reshuffles arrive as chance events
 (:class:`~gnoming_rules.moves.Deal`, :class:`~gnoming_rules.moves.Reshuffle`), which
 :func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
-exactly the player moves ``apply`` accepts.
+exactly the player moves ``apply`` accepts. ``legal_moves``, ``is_legal`` and ``explain``
+also take a seat's :class:`~gnoming_rules.observation.Observation` and answer from it
+alone, as they would on the full state (see :func:`~gnoming_rules.observation.stand_in`).
 
 Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
 a record validator reports: round over, reshuffle due, flips, whose move, phase, then
@@ -34,6 +36,7 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
+from .observation import Observation, stand_in
 from .ruleset import Ruleset
 from .scoring import layout_score
 from .state import Phase, State, initial_state
@@ -90,13 +93,17 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     return handler(rules, state, move)
 
 
-def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
+def legal_moves(ruleset: Ruleset, state: State | Observation) -> tuple[PlayerMove, ...]:
     """Every player move :func:`apply` accepts in ``state`` (empty while a chance event is due).
 
     The moves are shared immutable values, in a fixed order: reveals, flips, places and
     bounces by slot ascending, then discards (pile 0, pile 1, or none for a hazard); draws
-    from the draw pile, then discard pile 0, then 1.
+    from the draw pile, then discard pile 0, then 1. Given an observation, the same moves
+    as on the full state; ``hidden-card`` (a :class:`GnomingError`) when they depend on a
+    card that observation hides (another seat's drawn card).
     """
+    if isinstance(state, Observation):
+        state = stand_in(state)
     rules = ruleset.compiled
     if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
@@ -143,8 +150,14 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
     return ()
 
 
-def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
-    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``."""
+def explain(ruleset: Ruleset, state: State | Observation, move: Move) -> IllegalMove | None:
+    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``.
+
+    Given an observation, the answer :func:`apply` gives on the full state (or
+    ``hidden-card``, as for :func:`legal_moves`).
+    """
+    if isinstance(state, Observation):
+        state = stand_in(state)
     try:
         apply(ruleset, state, move)
     except IllegalMove as refusal:
@@ -152,8 +165,9 @@ def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
     return None
 
 
-def is_legal(ruleset: Ruleset, state: State, move: Move) -> bool:
-    """True when :func:`apply` accepts ``move`` in ``state``."""
+def is_legal(ruleset: Ruleset, state: State | Observation, move: Move) -> bool:
+    """True when :func:`apply` accepts ``move`` in ``state`` (or in the full state that an
+    observation shows, as for :func:`explain`)."""
     return explain(ruleset, state, move) is None
 
 

@@ -10,7 +10,9 @@ and ``bad-ruleset`` (:class:`RulesetError`), ``bad-layout`` (:class:`LayoutError
 scorer), ``bad-state`` (:class:`StateError`, restoring a saved state), ``bad-setup``
 (``new_game``: a player count or seat that does not fit), ``state-mismatch`` (``apply``
 or ``legal_moves`` given a state another ruleset made), ``bad-seat`` (``observe``: no
-such seat), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
+such seat), ``bad-observation`` (a :class:`StateError`: reading an observation's JSON
+form), ``hidden-card`` (``legal_moves`` and ``explain`` from a view that hides the card
+the decision depends on), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
 game) and ``bot-stuck`` (``play_game``: the game did not end).
 """
 

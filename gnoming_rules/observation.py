@@ -19,20 +19,36 @@ their view, needs only what that seat could know at the table. By the rules:
 - Everything else is the game's public course: the phase, whose turn it is, the slots
   filled this turn, who owes a flip, who went out, the scores of finished rounds.
 
+A spectator (``observe(state)``, no seat) sees what the whole table sees: the same, with
+the card drawn from the draw pile hidden whoever drew it.
+
 Two states that differ only in what a seat cannot see give that seat equal observations
 (the test suite checks it). The observation holds no ruleset: read the rules from the
 :class:`~gnoming_rules.ruleset.Ruleset` you already have.
+
+Deciding from a view: :func:`stand_in` turns an observation back into a
+:class:`~gnoming_rules.state.State` that shows the same and holds :data:`HIDDEN` (``0``,
+which is no card) wherever a card is hidden. The engine decides legality without reading
+a hidden card, so :func:`~gnoming_rules.engine.legal_moves`,
+:func:`~gnoming_rules.engine.is_legal` and :func:`~gnoming_rules.engine.explain` accept an
+observation and answer exactly as on the full state. This module is the one place that
+says what a seat can see: :func:`stand_in` only fills in what :func:`observe` left out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import Face
 from .errors import GnomingError
 from .state import Phase, State
 
-__all__ = ["Observation", "observe"]
+__all__ = ["HIDDEN", "Observation", "observe", "stand_in"]
+
+HIDDEN: Final = 0
+"""What :func:`stand_in` puts where a card is hidden: ``0`` is no card (RULES 1.3), so it
+can never be mistaken for one, and the engine never reads it to decide a move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +58,8 @@ class Observation:
     Fields mirror :class:`~gnoming_rules.state.State` where they are public.
     """
 
-    seat: int
-    """The seat whose view this is."""
+    seat: int | None
+    """The seat whose view this is; ``None`` for a spectator (what the whole table sees)."""
     first_player: int
     round: int
     phase: Phase
@@ -79,18 +95,25 @@ class Observation:
 
     @property
     def own_layout(self) -> tuple[Face | None, ...]:
-        """The observing seat's layout (``None`` for its face-down cards)."""
+        """The observing seat's layout (``None`` for its face-down cards).
+
+        Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) for a spectator's
+        observation, which has no layout of its own.
+        """
+        if self.seat is None:
+            raise GnomingError("bad-seat", "a spectator's observation has no layout of its own")
         return self.layouts[self.seat]
 
 
-def observe(state: State, seat: int) -> Observation:
-    """What ``seat`` can see of ``state``.
+def observe(state: State, seat: int | None = None) -> Observation:
+    """What ``seat`` can see of ``state``; with no seat, what the whole table sees (a
+    spectator: the card drawn from the draw pile stays hidden until it is played).
 
     Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) when ``seat`` is not
     at the table.
     """
     players = state.players
-    if type(seat) is not int or not 0 <= seat < players:
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
         raise GnomingError(
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
@@ -118,12 +141,64 @@ def observe(state: State, seat: int) -> Observation:
     )
 
 
-def _held_hidden(state: State, seat: int) -> bool:
-    """Whether a card is held that ``seat`` cannot see: drawn from the draw pile by another
-    seat and not yet played (it stays hidden while a reshuffle is due)."""
+def _held_hidden(state: State, seat: int | None) -> bool:
+    """Whether a card is held that ``seat`` (``None``: a spectator) cannot see: drawn from
+    the draw pile by another seat and not yet played (it stays hidden while a reshuffle is
+    due)."""
     return (
         state.held is not None
         and seat != state.turn
         and not state.taken_from_discard
         and (state.phase is Phase.PLACE or state.phase is Phase.RESHUFFLE)
+    )
+
+
+def stand_in(observation: Observation) -> State:
+    """A :class:`~gnoming_rules.state.State` that shows exactly what ``observation`` shows,
+    with :data:`HIDDEN` for every card it hides (face-down cards, the draw pile, a held
+    card drawn by another seat).
+
+    The engine's answers about the moves open now (``legal_moves``, ``is_legal``,
+    ``explain``, and ``apply``'s refusals) are the same on it as on the real state, except
+    while the seat to move holds a card the observation hides: then they depend on that
+    card, and this raises :class:`~gnoming_rules.errors.GnomingError` (``hidden-card``).
+    Look ahead with ``apply`` on it if you like; the hidden cards it deals out are
+    stand-ins, not the game's, and so is any score computed from them.
+    """
+    if observation.held_hidden and observation.phase is Phase.PLACE:
+        who = "a spectator" if observation.seat is None else f"seat {observation.seat}"
+        raise GnomingError(
+            "hidden-card",
+            f"{who} cannot see the card seat {observation.turn} drew, and the moves open to "
+            "that seat depend on it: decide from the drawing seat's own observation",
+        )
+    return _stand_in(observation)
+
+
+def _stand_in(observation: Observation) -> State:
+    """:func:`stand_in` without the check that its answers are the real state's."""
+    layouts = observation.layouts
+    held = HIDDEN if observation.held_hidden else observation.held
+    return State(
+        first_player=observation.first_player,
+        round=observation.round,
+        phase=observation.phase,
+        turn=observation.turn,
+        cards=tuple(
+            tuple(HIDDEN if card is None else card for card in layout) for layout in layouts
+        ),
+        face_up=tuple(
+            sum(1 << slot for slot, card in enumerate(layout) if card is not None)
+            for layout in layouts
+        ),
+        draw_pile=(HIDDEN,) * observation.draw_pile_size,
+        discard_piles=observation.discard_piles,
+        removed=observation.removed,
+        held=held,
+        taken_from_discard=observation.taken_from_discard,
+        filled=observation.filled,
+        chain=observation.chain,
+        flips_owed=observation.flips_owed,
+        went_out=observation.went_out,
+        scores=observation.scores,
     )
