@@ -708,15 +708,7 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
 
 def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> State:
     """Turn every card up, score the round (8.2-8.6) and wait for the next deal or stop."""
-    base = [layout_score(rules, layout) for layout in state.cards]
-    final = list(base)
-    if went_out is not None:
-        others = [score for seat, score in enumerate(base) if seat != went_out]
-        mine = base[went_out]
-        lowest = not others or (
-            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
-        )
-        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
     return state._replace(
         round=following,
@@ -729,8 +721,25 @@ def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> Stat
         chain=False,
         flips_owed=(),
         went_out=went_out,
-        scores=(*state.scores, tuple(final)),
+        scores=(*state.scores, final),
     )
+
+
+def round_scores(
+    rules: CompiledRules, layouts: Sequence[Sequence[Face]], went_out: int | None
+) -> tuple[int, ...]:
+    """Each seat's score for a round that ended with ``layouts`` (every card, RULES
+    8.2-8.5), the going-out bonus or penalty of 8.6 included for seat ``went_out``."""
+    base = [layout_score(rules, layout) for layout in layouts]
+    final = list(base)
+    if went_out is not None:
+        others = [score for seat, score in enumerate(base) if seat != went_out]
+        mine = base[went_out]
+        lowest = not others or (
+            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
+        )
+        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    return tuple(final)
 
 
 _HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
