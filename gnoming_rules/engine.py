@@ -36,7 +36,7 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
-from .observation import Observation, stand_in
+from .observation import Observation, decision_state
 from .ruleset import Ruleset
 from .scoring import layout_score
 from .state import Phase, State, initial_state
@@ -103,7 +103,7 @@ def legal_moves(ruleset: Ruleset, state: State | Observation) -> tuple[PlayerMov
     card that observation hides (another seat's drawn card).
     """
     if isinstance(state, Observation):
-        state = stand_in(state)
+        state = decision_state(state)
     rules = ruleset.compiled
     if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
@@ -157,7 +157,7 @@ def explain(ruleset: Ruleset, state: State | Observation, move: Move) -> Illegal
     ``hidden-card``, as for :func:`legal_moves`).
     """
     if isinstance(state, Observation):
-        state = stand_in(state)
+        state = decision_state(state)
     try:
         apply(ruleset, state, move)
     except IllegalMove as refusal:

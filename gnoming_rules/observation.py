@@ -161,22 +161,10 @@ def stand_in(observation: Observation) -> State:
     The engine's answers about the moves open now (``legal_moves``, ``is_legal``,
     ``explain``, and ``apply``'s refusals) are the same on it as on the real state, except
     while the seat to move holds a card the observation hides: then they depend on that
-    card, and this raises :class:`~gnoming_rules.errors.GnomingError` (``hidden-card``).
+    card (``legal_moves`` given the observation itself refuses with ``hidden-card``).
     Look ahead with ``apply`` on it if you like; the hidden cards it deals out are
     stand-ins, not the game's, and so is any score computed from them.
     """
-    if observation.held_hidden and observation.phase is Phase.PLACE:
-        who = "a spectator" if observation.seat is None else f"seat {observation.seat}"
-        raise GnomingError(
-            "hidden-card",
-            f"{who} cannot see the card seat {observation.turn} drew, and the moves open to "
-            "that seat depend on it: decide from the drawing seat's own observation",
-        )
-    return _stand_in(observation)
-
-
-def _stand_in(observation: Observation) -> State:
-    """:func:`stand_in` without the check that its answers are the real state's."""
     layouts = observation.layouts
     held = HIDDEN if observation.held_hidden else observation.held
     return State(
@@ -202,3 +190,18 @@ def _stand_in(observation: Observation) -> State:
         went_out=observation.went_out,
         scores=observation.scores,
     )
+
+
+def decision_state(observation: Observation) -> State:
+    """:func:`stand_in`, for deciding the moves open now: raises
+    :class:`~gnoming_rules.errors.GnomingError` (``hidden-card``) when they depend on a card
+    the observation hides (the seat to move holds a card drawn by it from the draw pile,
+    and this is another seat's or a spectator's view)."""
+    if observation.held_hidden and observation.phase is Phase.PLACE:
+        who = "a spectator" if observation.seat is None else f"seat {observation.seat}"
+        raise GnomingError(
+            "hidden-card",
+            f"{who} cannot see the card seat {observation.turn} drew, and the moves open to "
+            "that seat depend on it: decide from the drawing seat's own observation",
+        )
+    return stand_in(observation)

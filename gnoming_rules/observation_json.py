@@ -22,7 +22,7 @@ from typing import Any, Final
 from .cards import Face
 from .errors import StateError
 from .fields import FieldReader
-from .observation import Observation, _held_hidden, _stand_in
+from .observation import Observation, _held_hidden, stand_in
 from .ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
 from .snapshot import _PHASES as PHASES
 from .snapshot import MAX_SLOTS, _check_consistent, _check_fits, _mask, _slots
@@ -118,7 +118,7 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     if observation.held_hidden and observation.held is not None:
         read.fail("held", "must be null when held_hidden is true")
     # The saved state's checks, on the state the view stands for: one set of rules for both.
-    state = _stand_in(observation)
+    state = stand_in(observation)
     _check_consistent(read, state, "layouts")
     if observation.actor != state.actor:
         read.fail("actor", f"must be {state.actor} in the {fields['phase']} phase")
