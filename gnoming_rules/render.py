@@ -32,8 +32,8 @@ _WAITING = {
 
 def cell_text(card: Face | None, face_up: bool, marked: bool = False) -> str:
     """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card (``None``,
-    or :data:`~gnoming_rules.observation.HIDDEN`); ``*`` marks."""
-    text = "?" if card is None or card == HIDDEN else face_text(card)
+    or :data:`~gnoming_rules.observation.HIDDEN` face down); ``*`` marks."""
+    text = "?" if card is None or (card == HIDDEN and not face_up) else face_text(card)
     if not face_up:
         text = f"({text})"
     return text + ("*" if marked else "")
