@@ -21,10 +21,11 @@ from strategies import (
 from test_observation import reshuffle_hidden
 
 import gnoming_rules as gr
-from gnoming_rules.bots import GreedyBot, RandomBot, make_bot
-from gnoming_rules.errors import StateError
-from gnoming_rules.observation import HIDDEN, stand_in
-from gnoming_rules.observation_json import (
+from gnoming_rules.core.cards import HIDDEN
+from gnoming_rules.core.errors import StateError
+from gnoming_rules.play.bots import GreedyBot, RandomBot, make_bot
+from gnoming_rules.play.observation import stand_in
+from gnoming_rules.play.observation_json import (
     OBSERVATION_FORMAT,
     observation_from_dict,
     observation_to_dict,

@@ -1,7 +1,7 @@
 """Bots that play whole games, and :func:`play_game`, which records what they play.
 
 A bot sees what its seat sees and nothing more: it is handed the seat's
-:class:`~gnoming_rules.observation.Observation` (``choose(ruleset, observation)``), never
+:class:`~gnoming_rules.play.observation.Observation` (``choose(ruleset, observation)``), never
 the referee's state, so no bot can peek at a face-down card or the draw pile. It picks
 one of ``legal_moves(ruleset, observation)`` (the same moves as on the full state), so it
 can never make an illegal move either. :class:`RandomBot` picks uniformly.
@@ -16,16 +16,16 @@ import random
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
-from .cards import Face
-from .engine import apply, legal_moves, new_game, sample_chance
-from .errors import GnomingError
-from .moves import Bounce, Discard, Draw, Move, Place, PlayerMove
+from ..core.cards import Face
+from ..core.engine import apply, legal_moves, new_game, sample_chance
+from ..core.errors import GnomingError
+from ..core.moves import Bounce, Discard, Draw, Move, Place, PlayerMove
+from ..core.ruleset import Ruleset
+from ..core.scoring import score_visible
+from ..core.state import Phase, State
+from ..formats.record import Record
 from .observation import Observation, observe, stand_in
-from .record import Record
 from .recorder import Recorder
-from .ruleset import Ruleset
-from .scoring import score_visible
-from .state import Phase, State
 
 BotKind = Literal["random", "greedy"]
 
@@ -106,7 +106,7 @@ class GreedyBot:
         a face-up mulligan, is worth nothing here; valuing it as if it could go anywhere
         made two bots hand a mulligan back and forth for ever. With no draw pile to fall
         back on, the best discard draw is taken whatever it gains. ``seen`` is the
-        observation's :func:`~gnoming_rules.observation.stand_in`: a card taken from a
+        observation's :func:`~gnoming_rules.play.observation.stand_in`: a card taken from a
         discard pile is public, so the engine can say what it may do.
         """
         now = self._estimate(ruleset, seen.visible_layout(seen.turn))
@@ -163,7 +163,7 @@ def estimate(
     """The score of a layout as a seat shows it (``None`` for a face-down card), with each
     face-down card counted at ``unknown`` (default: the deck's average card).
 
-    The face-up cards score as :func:`~gnoming_rules.scoring.score_visible` scores them
+    The face-up cards score as :func:`~gnoming_rules.core.scoring.score_visible` scores them
     (a line with a face-down card is no set: a set can only form from cards one sees),
     and each face-down card adds ``unknown``.
     """

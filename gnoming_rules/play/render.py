@@ -1,7 +1,7 @@
 """Text drawings of a game: layouts as grids (any size, 2x2 to 5x5), piles, whose move.
 
 The referee sees every card, so a face-down card is drawn in parentheses, ``(7)``; in a
-seat's or a spectator's view (a :func:`~gnoming_rules.observation.stand_in` state) a card
+seat's or a spectator's view (a :func:`~gnoming_rules.play.observation.stand_in` state) a card
 that view hides is ``(?)``. A marked slot (the one a refusal is about) carries a ``*``.
 Drawings are plain ASCII lines, meant for a terminal and for test expectations alike.
 """
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Face, face_text
-from .observation import HIDDEN
-from .ruleset import Ruleset
-from .state import Phase, State
+from ..core.cards import HIDDEN, Face, face_text
+from ..core.ruleset import Ruleset
+from ..core.state import Phase, State
 
 CELL = 6
 """Width of one grid cell, enough for ``(-12)*``."""
@@ -32,7 +31,7 @@ _WAITING = {
 
 def cell_text(card: Face | None, face_up: bool, marked: bool = False) -> str:
     """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card (``None``,
-    or :data:`~gnoming_rules.observation.HIDDEN` face down); ``*`` marks."""
+    or :data:`~gnoming_rules.core.cards.HIDDEN` face down); ``*`` marks."""
     text = "?" if card is None or (card == HIDDEN and not face_up) else face_text(card)
     if not face_up:
         text = f"({text})"

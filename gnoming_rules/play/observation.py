@@ -1,6 +1,6 @@
 """What one seat can see of the table: :func:`observe` and the :class:`Observation` it gives.
 
-A :class:`~gnoming_rules.state.State` is the referee's view: every card, the face-down
+A :class:`~gnoming_rules.core.state.State` is the referee's view: every card, the face-down
 ones and the draw pile's order included. A fair bot, or a server that sends each player
 their view, needs only what that seat could know at the table. By the rules:
 
@@ -24,38 +24,34 @@ the card drawn from the draw pile hidden whoever drew it.
 
 Two states that differ only in what a seat cannot see give that seat equal observations
 (the test suite checks it). The observation holds no ruleset: read the rules from the
-:class:`~gnoming_rules.ruleset.Ruleset` you already have.
+:class:`~gnoming_rules.core.ruleset.Ruleset` you already have.
 
 Deciding from a view: :func:`stand_in` turns an observation back into a
-:class:`~gnoming_rules.state.State` that shows the same and holds :data:`HIDDEN` (``0``,
-which is no card) wherever a card is hidden. The engine decides legality without reading
-a hidden card, so :func:`~gnoming_rules.engine.legal_moves`,
-:func:`~gnoming_rules.engine.is_legal` and :func:`~gnoming_rules.engine.explain` accept an
-observation and answer exactly as on the full state. This module is the one place that
-says what a seat can see: :func:`stand_in` only fills in what :func:`observe` left out.
+:class:`~gnoming_rules.core.state.State` that shows the same and holds
+:data:`~gnoming_rules.core.cards.HIDDEN` (``0``, which is no card) wherever a card is
+hidden. The engine decides legality without reading a hidden card, so
+:func:`~gnoming_rules.core.engine.legal_moves`, :func:`~gnoming_rules.core.engine.is_legal`
+and :func:`~gnoming_rules.core.engine.explain` accept an observation and answer exactly
+as on the full state. This module is the one place that says what a seat can see:
+:func:`stand_in` only fills in what :func:`observe` left out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
-from .cards import Face
-from .errors import GnomingError
-from .state import Phase, State
+from ..core.cards import HIDDEN, Face
+from ..core.errors import GnomingError
+from ..core.state import Phase, State
 
-__all__ = ["HIDDEN", "Observation", "observe", "stand_in"]
-
-HIDDEN: Final = 0
-"""What :func:`stand_in` puts where a card is hidden: ``0`` is no card (RULES 1.3), so it
-can never be mistaken for one, and the engine never reads it to decide a move."""
+__all__ = ["Observation", "observe"]
 
 
 @dataclass(frozen=True, slots=True)
 class Observation:
     """The table as one seat sees it (see the module's notes for what is hidden and why).
 
-    Fields mirror :class:`~gnoming_rules.state.State` where they are public.
+    Fields mirror :class:`~gnoming_rules.core.state.State` where they are public.
     """
 
     seat: int | None
@@ -93,11 +89,16 @@ class Observation:
         """Number of seats at the table."""
         return len(self.layouts)
 
+    def decision_state(self) -> State:
+        """:func:`decision_state` of this view: what the engine decides the open moves on
+        when given the observation itself."""
+        return decision_state(self)
+
     @property
     def own_layout(self) -> tuple[Face | None, ...]:
         """The observing seat's layout (``None`` for its face-down cards).
 
-        Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) for a spectator's
+        Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) for a spectator's
         observation, which has no layout of its own.
         """
         if self.seat is None:
@@ -109,7 +110,7 @@ def observe(state: State, seat: int | None = None) -> Observation:
     """What ``seat`` can see of ``state``; with no seat, what the whole table sees (a
     spectator: the card drawn from the draw pile stays hidden until it is played).
 
-    Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) when ``seat`` is not
+    Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) when ``seat`` is not
     at the table.
     """
     players = state.players
@@ -154,9 +155,9 @@ def _held_hidden(state: State, seat: int | None) -> bool:
 
 
 def stand_in(observation: Observation) -> State:
-    """A :class:`~gnoming_rules.state.State` that shows exactly what ``observation`` shows,
-    with :data:`HIDDEN` for every card it hides (face-down cards, the draw pile, a held
-    card drawn by another seat).
+    """A :class:`~gnoming_rules.core.state.State` that shows exactly what ``observation``
+    shows, with :data:`~gnoming_rules.core.cards.HIDDEN` for every card it hides (face-down
+    cards, the draw pile, a held card drawn by another seat).
 
     The engine's answers about the moves open now (``legal_moves``, ``is_legal``,
     ``explain``, and ``apply``'s refusals) are the same on it as on the real state, except
@@ -194,7 +195,7 @@ def stand_in(observation: Observation) -> State:
 
 def decision_state(observation: Observation) -> State:
     """:func:`stand_in`, for deciding the moves open now: raises
-    :class:`~gnoming_rules.errors.GnomingError` (``hidden-card``) when they depend on a card
+    :class:`~gnoming_rules.core.errors.GnomingError` (``hidden-card``) when they depend on a card
     the observation hides (the seat to move holds a card drawn by it from the draw pile,
     and this is another seat's or a spectator's view)."""
     if observation.held_hidden and observation.phase is Phase.PLACE:

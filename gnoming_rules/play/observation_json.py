@@ -1,17 +1,17 @@
-"""An :class:`~gnoming_rules.observation.Observation` as JSON data, and back, exactly.
+"""An :class:`~gnoming_rules.play.observation.Observation` as JSON data, and back, exactly.
 
 A server sends each seat its view as ``json.dumps(observation_to_dict(view))``; the
 player's program reads it with ``observation_from_dict(json.loads(text))`` and gets an
 observation equal to the one sent, field for field. The form is versioned
 (``"format": "gnoming-observation/1"``) and follows the conventions of the saved state
-(:func:`~gnoming_rules.snapshot.state_to_dict`): the observation's own fields, cards by
+(:func:`~gnoming_rules.formats.snapshot.state_to_dict`): the observation's own fields, cards by
 face (RULES 1.3), ``null`` for a face-down card, the phase by its name in lower case
 (``"draw"``), the filled mask as a list of slots.
 
 Reading checks everything before building the observation: a missing or unknown field,
 a value of the wrong type, or fields that contradict each other (those of the saved
 state, and a hidden card where the seat could see it or the reverse) raise
-:class:`~gnoming_rules.errors.StateError` with code ``bad-observation`` and the field's
+:class:`~gnoming_rules.core.errors.StateError` with code ``bad-observation`` and the field's
 path. Given the ruleset, it also checks that the view fits it.
 """
 
@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .cards import Face
-from .errors import StateError
-from .fields import FieldReader
+from ..core.cards import Face
+from ..core.errors import StateError
+from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
+from ..formats.fields import FieldReader
+from ..formats.snapshot import _PHASES as PHASES
+from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _mask, _slots
 from .observation import Observation, _held_hidden, stand_in
-from .ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
-from .snapshot import _PHASES as PHASES
-from .snapshot import MAX_SLOTS, _check_consistent, _check_fits, _mask, _slots
 
 OBSERVATION_FORMAT: Final = "gnoming-observation/1"
 """The value of an observation's ``format`` field."""
@@ -62,7 +62,7 @@ def observation_to_dict(observation: Observation) -> dict[str, Any]:
 def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Observation:
     """The observation that :func:`observation_to_dict` wrote as ``data``.
 
-    Raises :class:`~gnoming_rules.errors.StateError` (``bad-observation``) naming the field
+    Raises :class:`~gnoming_rules.core.errors.StateError` (``bad-observation``) naming the field
     at fault when ``data`` is not an observation; with ``ruleset``, also when the view does
     not fit those rules (players, layout size, rounds, cards the deck does not hold).
     """

@@ -10,7 +10,7 @@ read off the face-up masks).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .cards import Face
 from .errors import GnomingError
@@ -100,7 +100,7 @@ class State(NamedTuple):
         """The seat to move next, for code that expects a player's move: :attr:`actor` as an
         ``int``, so that ``bots[state.to_move]`` type-checks.
 
-        Raises :class:`~gnoming_rules.errors.GnomingError` (``no-player-to-move``) while a
+        Raises :class:`~gnoming_rules.core.errors.GnomingError` (``no-player-to-move``) while a
         chance event is due (check :attr:`is_chance` first) or after the game.
         """
         actor = self.actor
@@ -156,6 +156,16 @@ class State(NamedTuple):
         )
 
 
+class View(Protocol):
+    """Something the engine can decide the open moves from without being a state: a seat's
+    observation (``gnoming_rules.play.observation.Observation``) gives the state that
+    stands in for it, the cards it hides replaced by stand-ins."""
+
+    def decision_state(self) -> State:
+        """The state whose legal moves and refusals are the viewed state's."""
+        ...
+
+
 def initial_state(players: int, first_player: int) -> State:
     """A game before its first deal: ``players`` empty seats, waiting for round 0's deal."""
     return State(
@@ -182,3 +192,4 @@ __all__ = [
     "Phase",
     "State",
 ]
+# View is documented here but not exported: callers pass an observation, never name it.

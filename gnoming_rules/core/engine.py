@@ -1,13 +1,14 @@
-"""The referee: a pure transition function over :class:`~gnoming_rules.state.State`.
+"""The referee: a pure transition function over :class:`~gnoming_rules.core.state.State`.
 
 ``apply(ruleset, state, move)`` returns the next state or raises
-:class:`~gnoming_rules.errors.IllegalMove`; it never changes its inputs and has no
+:class:`~gnoming_rules.core.errors.IllegalMove`; it never changes its inputs and has no
 randomness of its own: deals and reshuffles arrive as chance events
-(:class:`~gnoming_rules.moves.Deal`, :class:`~gnoming_rules.moves.Reshuffle`), which
+(:class:`~gnoming_rules.core.moves.Deal`, :class:`~gnoming_rules.core.moves.Reshuffle`), which
 :func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
 exactly the player moves ``apply`` accepts. ``legal_moves``, ``is_legal`` and ``explain``
-also take a seat's :class:`~gnoming_rules.observation.Observation` and answer from it
-alone, as they would on the full state (see :func:`~gnoming_rules.observation.stand_in`).
+also take a seat's :class:`~gnoming_rules.play.observation.Observation` and answer from
+it alone, as they would on the full state (see
+:func:`~gnoming_rules.play.observation.stand_in`).
 
 Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
 a record validator reports: round over, reshuffle due, flips, whose move, phase, then
@@ -36,10 +37,9 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
-from .observation import Observation, decision_state
 from .ruleset import Ruleset
 from .scoring import layout_score
-from .state import Phase, State, initial_state
+from .state import Phase, State, View, initial_state
 
 _DEAL, _REVEAL, _DRAW, _PLACE = Phase.DEAL, Phase.REVEAL, Phase.DRAW, Phase.PLACE
 _BOUNCE, _FLIP, _RESHUFFLE, _OVER = Phase.BOUNCE, Phase.FLIP, Phase.RESHUFFLE, Phase.OVER
@@ -93,7 +93,7 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     return handler(rules, state, move)
 
 
-def legal_moves(ruleset: Ruleset, state: State | Observation) -> tuple[PlayerMove, ...]:
+def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]:
     """Every player move :func:`apply` accepts in ``state`` (empty while a chance event is due).
 
     The moves are shared immutable values, in a fixed order: reveals, flips, places and
@@ -102,8 +102,8 @@ def legal_moves(ruleset: Ruleset, state: State | Observation) -> tuple[PlayerMov
     as on the full state; ``hidden-card`` (a :class:`GnomingError`) when they depend on a
     card that observation hides (another seat's drawn card).
     """
-    if isinstance(state, Observation):
-        state = decision_state(state)
+    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+        state = state.decision_state()
     rules = ruleset.compiled
     if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
@@ -150,14 +150,14 @@ def legal_moves(ruleset: Ruleset, state: State | Observation) -> tuple[PlayerMov
     return ()
 
 
-def explain(ruleset: Ruleset, state: State | Observation, move: Move) -> IllegalMove | None:
+def explain(ruleset: Ruleset, state: State | View, move: Move) -> IllegalMove | None:
     """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``.
 
     Given an observation, the answer :func:`apply` gives on the full state (or
     ``hidden-card``, as for :func:`legal_moves`).
     """
-    if isinstance(state, Observation):
-        state = decision_state(state)
+    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+        state = state.decision_state()
     try:
         apply(ruleset, state, move)
     except IllegalMove as refusal:
@@ -165,7 +165,7 @@ def explain(ruleset: Ruleset, state: State | Observation, move: Move) -> Illegal
     return None
 
 
-def is_legal(ruleset: Ruleset, state: State | Observation, move: Move) -> bool:
+def is_legal(ruleset: Ruleset, state: State | View, move: Move) -> bool:
     """True when :func:`apply` accepts ``move`` in ``state`` (or in the full state that an
     observation shows, as for :func:`explain`)."""
     return explain(ruleset, state, move) is None
