@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .core.engine import apply, legal_moves, new_game, sample_chance
 from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .core.ruleset import Ruleset, load_ruleset, merge_patch
+from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset, merge_patch
 from .core.state import State, below_tops
 from .formats.record import Record, RecordFormat, dump_record
 from .play.bots import default_names
@@ -43,6 +43,7 @@ __all__ = [
     "GameSetup",
     "PlayedGame",
     "RecordedGame",
+    "bundled_variants",
     "candidate_moves",
     "deals",
     "game_setups",
@@ -73,6 +74,17 @@ _SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 def standard_ruleset() -> Ruleset:
     """The bundled ``standard`` ruleset (loaded once)."""
     return load_ruleset("standard")
+
+
+@lru_cache(maxsize=16)
+def _load_bundled(name: str) -> Ruleset:
+    return load_ruleset(name)
+
+
+def bundled_variants() -> st.SearchStrategy[Ruleset]:
+    """Each bundled ruleset, ``standard`` and every variant shipped with the library
+    (``bundled_rulesets()``), loaded once; shrinks towards the first name."""
+    return st.sampled_from(bundled_rulesets()).map(_load_bundled)
 
 
 @lru_cache(maxsize=512)

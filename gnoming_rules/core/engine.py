@@ -5,7 +5,10 @@
 randomness of its own: deals and reshuffles arrive as chance events
 (:class:`~gnoming_rules.core.moves.Deal`, :class:`~gnoming_rules.core.moves.Reshuffle`), which
 :func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
-exactly the player moves ``apply`` accepts.
+exactly the player moves ``apply`` accepts. ``legal_moves``, ``is_legal`` and ``explain``
+also take a seat's :class:`~gnoming_rules.play.observation.Observation` and answer from
+it alone, as they would on the full state (see
+:func:`~gnoming_rules.play.observation.stand_in`).
 
 Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
 a record validator reports: round over, reshuffle due, flips, whose move, phase, then
@@ -37,7 +40,7 @@ from .moves import (
 )
 from .ruleset import Ruleset
 from .scoring import layout_score
-from .state import WAITING_FOR, Phase, State, below_tops, initial_state
+from .state import WAITING_FOR, Phase, State, View, below_tops, initial_state
 
 ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "bad-deal", "bad-pile")
 """Every code an :class:`~gnoming_rules.core.errors.IllegalMove` from :func:`apply` can carry:
@@ -89,13 +92,17 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     return handler(rules, state, move)
 
 
-def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
+def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]:
     """Every player move :func:`apply` accepts in ``state`` (empty while a chance event is due).
 
     The moves are shared immutable values, in a fixed order: reveals, flips, places and
     bounces by slot ascending, then discards (pile 0, 1, ..., or none for a hazard); draws
-    from the draw pile, then discard pile 0, 1, ...
+    from the draw pile, then discard pile 0, 1, ... Given an observation, the same moves
+    as on the full state; ``hidden-card`` (a :class:`UsageError`) when they depend on a
+    card that observation hides (another seat's drawn card).
     """
+    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+        state = state.decision_state()
     rules = ruleset.compiled
     if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
@@ -145,8 +152,14 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
     return ()
 
 
-def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
-    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``."""
+def explain(ruleset: Ruleset, state: State | View, move: Move) -> IllegalMove | None:
+    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``.
+
+    Given an observation, the answer :func:`apply` gives on the full state (or
+    ``hidden-card``, as for :func:`legal_moves`).
+    """
+    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+        state = state.decision_state()
     try:
         apply(ruleset, state, move)
     except IllegalMove as refusal:
@@ -154,8 +167,9 @@ def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
     return None
 
 
-def is_legal(ruleset: Ruleset, state: State, move: Move) -> bool:
-    """True when :func:`apply` accepts ``move`` in ``state``."""
+def is_legal(ruleset: Ruleset, state: State | View, move: Move) -> bool:
+    """True when :func:`apply` accepts ``move`` in ``state`` (or in the full state that an
+    observation shows, as for :func:`explain`)."""
     return explain(ruleset, state, move) is None
 
 
@@ -727,15 +741,7 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
 
 def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> State:
     """Turn every card up, score the round (8.2-8.6) and wait for the next deal or stop."""
-    base = [layout_score(rules, layout) for layout in state.cards]
-    final = list(base)
-    if went_out is not None:
-        others = [score for seat, score in enumerate(base) if seat != went_out]
-        mine = base[went_out]
-        lowest = not others or (
-            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
-        )
-        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
     return state._replace(
         round=following,
@@ -748,8 +754,25 @@ def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> Stat
         chain=False,
         flips_owed=(),
         went_out=went_out,
-        scores=(*state.scores, tuple(final)),
+        scores=(*state.scores, final),
     )
+
+
+def round_scores(
+    rules: CompiledRules, layouts: Sequence[Sequence[Face]], went_out: int | None
+) -> tuple[int, ...]:
+    """Each seat's score for a round that ended with ``layouts`` (every card, RULES
+    8.2-8.5), the going-out bonus or penalty of 8.6 included for seat ``went_out``."""
+    base = [layout_score(rules, layout) for layout in layouts]
+    final = list(base)
+    if went_out is not None:
+        others = [score for seat, score in enumerate(base) if seat != went_out]
+        mine = base[went_out]
+        lowest = not others or (
+            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
+        )
+        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    return tuple(final)
 
 
 HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {

@@ -59,6 +59,8 @@ LibraryCode: TypeAlias = Literal[
     "bad-setup",
     "state-mismatch",
     "bad-seat",
+    "bad-observation",
+    "hidden-card",
     "no-player-to-move",
     "bot-stuck",
 ]
@@ -68,8 +70,10 @@ LibraryCode: TypeAlias = Literal[
 reports as ``bad-record``), and the :class:`UsageError` codes: ``bad-layout``
 (:class:`LayoutError`), ``bad-setup`` (``new_game``: a player count or seat that does not
 fit), ``state-mismatch`` (a state another ruleset made), ``bad-seat`` (``observe``: no
-such seat), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
-game) and ``bot-stuck`` (``play_game``: the game did not end)."""
+such seat), ``bad-observation`` (a :class:`StateError`: reading an observation's JSON
+form), ``hidden-card`` (``legal_moves`` and ``explain`` from a view that hides the card
+the decision depends on), ``no-player-to-move`` (``State.to_move`` while chance decides
+or after the game) and ``bot-stuck`` (``play_game``: the game did not end)."""
 ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode]
 """Every code, of any error."""
 

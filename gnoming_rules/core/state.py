@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import IntEnum
 from types import MappingProxyType
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, Protocol
 
 from .cards import Face
 from .errors import UsageError
@@ -187,6 +187,16 @@ def below_tops(piles: Sequence[Sequence[Face]]) -> list[Face]:
     return [card for pile in piles for card in pile[:-1]]
 
 
+class View(Protocol):
+    """Something the engine can decide the open moves from without being a state: a seat's
+    observation (``gnoming_rules.play.observation.Observation``) gives the state that
+    stands in for it, the cards it hides replaced by stand-ins."""
+
+    def decision_state(self) -> State:
+        """The state whose legal moves and refusals are the viewed state's."""
+        ...
+
+
 def initial_state(players: int, first_player: int, piles: int = 2) -> State:
     """A game before its first deal: ``players`` empty seats and ``piles`` empty discard
     piles, waiting for round 0's deal."""
@@ -214,3 +224,4 @@ __all__ = [
     "Phase",
     "State",
 ]
+# View is documented here but not exported: callers pass an observation, never name it.

@@ -1,15 +1,16 @@
 """Text drawings of a game: layouts as grids (any size, 2x2 to 5x5), piles, whose move.
 
-The referee sees every card, so a face-down card is drawn in parentheses, ``(7)``; a
-marked slot (the one a refusal is about) carries a ``*``. Drawings are plain ASCII
-lines, meant for a terminal and for test expectations alike.
+The referee sees every card, so a face-down card is drawn in parentheses, ``(7)``; in a
+seat's or a spectator's view (a :func:`~gnoming_rules.play.observation.stand_in` state) a card
+that view hides is ``(?)``. A marked slot (the one a refusal is about) carries a ``*``.
+Drawings are plain ASCII lines, meant for a terminal and for test expectations alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import Face, face_text
+from ..core.cards import HIDDEN, Face, face_text
 from ..core.ruleset import Ruleset
 from ..core.state import WAITING_FOR, Phase, State
 
@@ -18,8 +19,9 @@ CELL = 6
 
 
 def cell_text(card: Face | None, face_up: bool, marked: bool = False) -> str:
-    """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card; ``*`` marks."""
-    text = "?" if card is None else face_text(card)
+    """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card (``None``,
+    or :data:`~gnoming_rules.core.cards.HIDDEN` face down); ``*`` marks."""
+    text = "?" if card is None or (card == HIDDEN and not face_up) else face_text(card)
     if not face_up:
         text = f"({text})"
     return text + ("*" if marked else "")
@@ -119,7 +121,7 @@ def draw_piles(state: State) -> list[str]:
     draw = state.draw_pile
     lines = [
         f"draw pile: {len(draw)} card{'' if len(draw) == 1 else 's'}"
-        + (f", top ({face_text(draw[0])})" if draw else ""),
+        + (f", top ({face_text(draw[0])})" if draw and draw[0] != HIDDEN else ""),
     ]
     for index, pile in enumerate(state.discard_piles):
         shown = " ".join(face_text(card) for card in pile[-8:])
@@ -129,7 +131,7 @@ def draw_piles(state: State) -> list[str]:
             + (f"{more}{shown}  (top {face_text(pile[-1])})" if pile else "empty")
         )
     if state.held is not None:
-        lines.append(f"held: {face_text(state.held)}")
+        lines.append(f"held: {'(hidden)' if state.held == HIDDEN else face_text(state.held)}")
     if state.removed:
         lines.append("out of the game: " + " ".join(face_text(card) for card in state.removed))
     if state.flips_owed:
