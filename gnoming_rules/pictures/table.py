@@ -61,6 +61,8 @@ class SeatView:
     """After a round: the layout's score and its sets."""
     final: int | None
     """After a round: the round score, the going-out bonus included."""
+    note: str = ""
+    """Anything more to say under the name (a picture's caption: ``holding 5``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,15 +296,17 @@ STYLE = (
 """The picture's stylesheet (kept inside the SVG, so a standalone file looks the same)."""
 
 
-def picture(view: TableView, *, peeks: bool = True) -> Picture:
-    """Cut ``view`` into the parts of a picture (``peeks``: define the peek backs)."""
+def picture(view: TableView, *, peeks: bool = True, every_face: bool = True) -> Picture:
+    """Cut ``view`` into the parts of a picture. ``peeks``: define the peek backs;
+    ``every_face``: define every face of the deck (for a replay, whose parts change),
+    else only the faces this view shows."""
     where = arrange(view.rows, view.cols, len(view.seats), len(view.discard_piles))
     return Picture(
         layout=where,
-        defs=card_defs(view.faces, peeks=peeks),
+        defs=card_defs(view.faces if every_face else shown_faces(view), peeks=peeks),
         heading=heading_part(view),
         piles=piles_part(view),
-        seats=tuple(seat_part(view, seat, where.panel) for seat in view.seats),
+        seats=tuple(seat_part(seat, view.rows, view.cols, where.panel) for seat in view.seats),
     )
 
 
@@ -316,7 +320,57 @@ def table_svg(
 ) -> str:
     """``state`` as one standalone SVG document (see :func:`table_view` for the options)."""
     view = table_view(ruleset, state, seat=seat, names=names, marked=marked)
-    return picture(view, peeks=seat is None).svg()
+    return picture(view, peeks=seat is None, every_face=False).svg()
+
+
+def scored_layout(ruleset: Ruleset, cards: Sequence[Face], name: str) -> SeatView:
+    """A full layout, face up and scored: its sets outlined, its score at the foot."""
+    breakdown = score_breakdown(ruleset, cards)
+    return SeatView(
+        name=name,
+        cards=tuple((card, True) for card in cards),
+        doing=None,
+        owes_flip=False,
+        went_out=False,
+        filled=0,
+        marked=None,
+        shows=None,
+        breakdown=breakdown,
+        final=breakdown.total,
+    )
+
+
+def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
+    """Seat panels side by side and nothing else: one layout at several moments, or several
+    layouts (the pictures of the rules page). Face-down cards are drawn as the panels say."""
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    where = arrange(rows, cols, 1, 0)
+    width, height = where.panel
+    total = MARGIN * 2 + len(panels) * (width + GAP) - GAP
+    faces = {card for panel in panels for card, _ in panel.cards if card is not None}
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {height + 2 * MARGIN}" '
+        f'width="{total}" height="{height + 2 * MARGIN}" class="gnoming-table" role="img" '
+        f'aria-label="{escape(", ".join(panel.name for panel in panels))}">',
+        STYLE,
+        card_defs(faces),
+        f'<rect class="felt" width="{total}" height="{height + 2 * MARGIN}" rx="12"/>',
+    ]
+    for index, panel in enumerate(panels):
+        x = MARGIN + index * (width + GAP)
+        drawn = seat_part(panel, rows, cols, where.panel)
+        parts.append(f'<g transform="translate({x},{MARGIN})">{drawn}</g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def shown_faces(view: TableView) -> set[Face]:
+    """The faces a view draws as cards (face up or as peek backs)."""
+    faces = {card for seat in view.seats for card, _ in seat.cards if card is not None}
+    faces.update(pile[-1] for pile in view.discard_piles if pile)
+    if view.held is not None and view.held[0] is not None:
+        faces.add(view.held[0])
+    return faces
 
 
 def heading_part(view: TableView) -> str:
@@ -386,10 +440,9 @@ def _label(x: float, title: str, detail: str) -> str:
     )
 
 
-def seat_part(view: TableView, seat: SeatView, panel: tuple[int, int]) -> str:
+def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> str:
     """One seat's panel: its name and state, its layout, its sets and score after a round."""
     width, height = panel
-    rows, cols = view.rows, view.cols
     active = seat.doing is not None
     parts = [
         f'<rect class="panel{" active" if active else ""}" width="{width}" height="{height}" '
@@ -404,6 +457,8 @@ def seat_part(view: TableView, seat: SeatView, panel: tuple[int, int]) -> str:
         notes.append("owes a flip")
     if seat.went_out:
         notes.append("went out")
+    if seat.note:
+        notes.append(seat.note)
     if notes:
         css = "doing" if active else "note"
         parts.append(
