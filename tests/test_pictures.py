@@ -10,11 +10,11 @@ import pytest
 from kit import EXAMPLES
 
 import gnoming_rules as gr
-from gnoming_rules.observation import observe
+from gnoming_rules.core.state import Phase
 from gnoming_rules.pictures.cards import card_defs, card_ref, face_label
 from gnoming_rules.pictures.table import table_svg, table_view
-from gnoming_rules.state import Phase
-from gnoming_rules.validate import replay_file
+from gnoming_rules.play.observation import observe
+from gnoming_rules.referee.validate import replay_file
 
 SVG = "{http://www.w3.org/2000/svg}"
 

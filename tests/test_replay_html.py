@@ -19,7 +19,7 @@ import gnoming_rules as gr
 from gnoming_rules.pictures.cards import face_label
 from gnoming_rules.pictures.frames import record_frames
 from gnoming_rules.pictures.replay import replay_html, write_replay
-from gnoming_rules.validate import replay_file, replay_record
+from gnoming_rules.referee.validate import replay_file, replay_record
 
 
 def page_data(page: str) -> dict[str, Any]:

@@ -17,10 +17,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import gnoming_rules as gr
-from gnoming_rules.cards import sorted_faces
+from gnoming_rules.core.cards import sorted_faces
 from gnoming_rules.pictures.cards import face_label
 from gnoming_rules.pictures.table import SeatView, scored_layout, strip_svg, table_svg, table_view
-from gnoming_rules.validate import replay_file
+from gnoming_rules.referee.validate import replay_file
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = gr.load_ruleset("standard")

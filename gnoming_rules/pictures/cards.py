@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from ..cards import HAZARD, MULLIGAN, Face, face_sort_key
+from ..core.cards import HAZARD, MULLIGAN, Face, face_sort_key
 
 __all__ = ["CARD_H", "CARD_W", "card_defs", "card_ref", "face_label"]
 

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cards import HAZARD, Face
-from ..engine import apply, new_game
-from ..errors import IllegalMove
-from ..moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from ..record import Record
-from ..render import seat_name
-from ..ruleset import Ruleset
-from ..state import Phase, State
-from ..validate import Replay, engine_moves, replay_record
+from ..core.cards import HAZARD, Face
+from ..core.engine import apply, new_game
+from ..core.errors import IllegalMove
+from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from ..core.ruleset import Ruleset
+from ..core.state import Phase, State
+from ..formats.record import Record
+from ..play.render import seat_name
+from ..referee.validate import Replay, engine_moves, replay_record
 from .cards import face_label
 
 __all__ = ["Frame", "describe_move", "record_frames"]

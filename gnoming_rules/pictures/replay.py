@@ -21,10 +21,10 @@ from html import escape
 from importlib.resources import files
 from pathlib import Path
 
-from ..record import Record
-from ..ruleset import Ruleset
-from ..state import State
-from ..validate import Replay, Verdict, engine_moves, replay_file
+from ..core.ruleset import Ruleset
+from ..core.state import State
+from ..formats.record import Record
+from ..referee.validate import Replay, Verdict, engine_moves, replay_file
 from .cards import face_label
 from .frames import Frame, describe_move, record_frames
 from .table import MARGIN, STYLE, Picture, picture, table_view

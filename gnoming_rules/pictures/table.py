@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from ..cards import Face
-from ..observation import observe
-from ..render import describe_turn, seat_name
-from ..ruleset import Ruleset
-from ..scoring import ScoreBreakdown, score_breakdown, score_visible
-from ..state import Phase, State
+from ..core.cards import Face
+from ..core.ruleset import Ruleset
+from ..core.scoring import ScoreBreakdown, score_breakdown, score_visible
+from ..core.state import Phase, State
+from ..play.observation import observe
+from ..play.render import describe_turn, seat_name
 from .cards import CARD_H, CARD_W, card_defs, card_ref, face_label
 
 __all__ = ["Layout", "Picture", "SeatView", "TableView", "picture", "table_svg", "table_view"]
