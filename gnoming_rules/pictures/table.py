@@ -247,6 +247,8 @@ class Picture:
     """A position cut into parts, each drawn at its own origin (see the module's notes)."""
 
     layout: Layout
+    title: str
+    """The heading's text, for the picture's accessible name."""
     defs: str
     heading: str
     piles: str
@@ -258,7 +260,7 @@ class Picture:
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {where.width} {where.height}" '
             f'width="{where.width}" height="{where.height}" class="gnoming-table" role="img" '
-            f'aria-label="{escape(_plain(self.heading))}">',
+            f'aria-label="{escape(self.title)}">',
             STYLE,
             self.defs,
             f'<rect class="felt" width="{where.width}" height="{where.height}" rx="12"/>',
@@ -303,6 +305,7 @@ def picture(view: TableView, *, peeks: bool = True, every_face: bool = True) -> 
     where = arrange(view.rows, view.cols, len(view.seats), len(view.discard_piles))
     return Picture(
         layout=where,
+        title=view.heading,
         defs=card_defs(view.faces if every_face else shown_faces(view), peeks=peeks),
         heading=heading_part(view),
         piles=piles_part(view),
@@ -379,10 +382,6 @@ def heading_part(view: TableView) -> str:
         f'<text class="head" x="2" y="17">{escape(view.heading)}</text>'
         f'<text class="viewer" x="2" y="33">{escape(view.viewer)}</text>'
     )
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _use(card: Face | None, face_up: bool, x: float, y: float) -> str:
