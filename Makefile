@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records golden schemas examples clean
+.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ schemas: $(STAMP)
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py
+
+# The SVG pictures of the docs (worked examples, refused records), drawn by gnoming_rules.pictures.
+pictures: $(STAMP)
+	$(BIN)/python docs/_ext/pictures.py docs/pictures
 
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache
