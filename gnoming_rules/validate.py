@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TypeAlias
@@ -125,6 +125,11 @@ class Replay:
     """The record's move entry at fault, if a move is at fault."""
 
 
+Observer: TypeAlias = Callable[[Ruleset, State, Move, State], None]
+"""Called with ``(ruleset, before, move, after)`` for every step the replay accepts, deals
+included: what :mod:`gnoming_rules.corpus.events` counts rule events from, so that one
+replay gives both the verdict and the statistics."""
+
 # --- entry points ---------------------------------------------------------------------------
 
 _DEFAULT_RESOLVER = RulesetResolver()
@@ -162,6 +167,7 @@ def replay_file(
     ruleset: RulesetSource | Ruleset | None = None,
     resolver: RulesetResolver | None = None,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """:func:`replay_record` on a file; relative ruleset paths are read from its folder."""
     file = Path(path)
@@ -170,7 +176,12 @@ def replay_file(
     except RecordError as error:
         return _not_a_record(error)
     return replay_record(
-        record, ruleset=ruleset, base_dir=file.parent, resolver=resolver, until=until
+        record,
+        ruleset=ruleset,
+        base_dir=file.parent,
+        resolver=resolver,
+        until=until,
+        observe=observe,
     )
 
 
@@ -199,11 +210,13 @@ def replay_record(
     base_dir: Path | None = None,
     resolver: RulesetResolver | None = None,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """Check and replay ``record``; see the module docstring for the order of checks.
 
     ``until=(round, move)`` pauses the replay just before that move (``move=None``: at the
-    end of that round); the verdict then covers what was replayed.
+    end of that round); the verdict then covers what was replayed. ``observe`` is called
+    with every step the replay accepts (a deal, a move whose claim holds).
     """
     players = len(record.players)
     try:
@@ -247,7 +260,7 @@ def replay_record(
                 message = f"rounds[{index}].deal: {refusal.message}"
                 return refused("bad-deal", message, index, rules)
         deals.append(deal)
-    return _replay(record, rules, start, deals, rounds, until=until)
+    return _replay(record, rules, start, deals, rounds, until=until, observe=observe)
 
 
 def engine_moves(record: Record) -> list[list[Move]]:
@@ -408,6 +421,7 @@ def _replay(
     rounds: Sequence[Sequence[Step]],
     *,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """Replay every round; the first refusal or false claim ends it (or ``until``)."""
 
@@ -446,7 +460,10 @@ def _replay(
                     f"({_waiting(state)}), yet round {round_index} follows",
                 ),
             )
-        state = apply(rules, state, deals[round_index])
+        dealt = apply(rules, state, deals[round_index])
+        if observe is not None:
+            observe(rules, state, deals[round_index], dealt)
+        state = dealt
         pause = until is not None and until[0] == round_index
         limit = until[1] if until is not None and pause else None
         if limit is not None and limit < len(steps):
@@ -473,6 +490,8 @@ def _replay(
                     )
                     error = VerdictError(round_index, move_index, "card-mismatch", None, message)
                     return stop(state, error, after)
+            if observe is not None:
+                observe(rules, state, move, after)
             state = after
         if len(state.scores) > round_index:
             claimed = record.rounds[round_index].scores
