@@ -8,6 +8,8 @@ import base64
 import csv
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +219,16 @@ def test_the_html_report_is_one_self_contained_page(tmp_path: Path) -> None:
     assert len(images) >= 5
     assert all(base64.b64decode(image).startswith(b"\x89PNG\r\n\x1a\n") for image in images)
     assert not re.search(r'(src|href)="(?!data:)', text)  # nothing to fetch
+
+
+def test_the_optional_frameworks_stay_out_until_used() -> None:
+    """``import gnoming_rules`` and the corpus modules import no optional framework: each
+    is imported when a command needs it (the extras ``dask`` and ``stats``)."""
+    code = (
+        "import sys, gnoming_rules, gnoming_rules.corpus.stats, gnoming_rules.corpus.impact, "
+        "gnoming_rules.corpus.distributed, gnoming_rules.corpus.stats_page\n"
+        "heavy = ('dask', 'distributed', 'matplotlib', 'numpy', 'pyarrow', 'pandas')\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in heavy))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

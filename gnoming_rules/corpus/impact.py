@@ -236,6 +236,8 @@ class Change:
     kind: str
     """``verdict`` (valid under one, not the other, or another error) or ``result``."""
     why: str
+    reason: str = ""
+    """The kind of reason, for counting: ``B: cannot-bounce (rule 5.3)``, ``scores``."""
 
 
 @dataclass(slots=True)
@@ -337,7 +339,10 @@ def _change(
             rule = "" if error.rule is None else f" (rule {error.rule})"
             return f"{error.code}{rule}{where}: {error.message}"
 
-        return Change(path, "verdict", f"A: {said(error_a)}; B: {said(error_b)}")
+        short = "valid" if error_b is None else error_b.code
+        if error_b is not None and error_b.rule is not None:
+            short += f" (rule {error_b.rule})"
+        return Change(path, "verdict", f"A: {said(error_a)}; B: {said(error_b)}", f"B: {short}")
     if verdict_a.scores == verdict_b.scores and verdict_a.winners == verdict_b.winners:
         return None
     for index, (scores_a, scores_b) in enumerate(
@@ -364,7 +369,7 @@ def _change(
                 why += f"; layout under A: {text_a}; under B: {text_b}"
         if verdict_a.winners != verdict_b.winners:
             why += f"; winners {list(verdict_a.winners)} under A, {list(verdict_b.winners)} under B"
-        return Change(path, "result", why)
+        return Change(path, "result", why, "scores")
     return Change(
         path,
         "result",

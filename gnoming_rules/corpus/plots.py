@@ -103,7 +103,11 @@ def boxes(groups: Mapping[str, Sequence[float]], *, title: str, ylabel: str) -> 
 
 
 def intervals(
-    labels: Sequence[str], estimates: Sequence[tuple[float, float, float]], *, title: str
+    labels: Sequence[str],
+    estimates: Sequence[tuple[float, float, float]],
+    *,
+    title: str,
+    xlabel: str = "difference B - A per game (95% interval)",
 ) -> bytes:
     """A forest plot: each label's estimate with its interval (low, estimate, high)."""
     figure = need("matplotlib.figure", "stats").Figure(
@@ -118,7 +122,7 @@ def intervals(
     axes.axvline(0, color="black", linewidth=0.8)
     axes.set_yticks(ys, labels)
     axes.set_title(title)
-    axes.set_xlabel("difference B - A per game (95% interval)")
+    axes.set_xlabel(xlabel)
     return _png(figure)
 
 
