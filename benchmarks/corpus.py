@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 
 import gnoming_rules as gr
-from gnoming_rules.batch import FileReport, check_files, record_files
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import Record, write_record
+from gnoming_rules.formats.record import Record, write_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.batch import FileReport, check_files, record_files
 
 
 def corrupt(record: Record, index: int) -> Record:

@@ -23,10 +23,10 @@ pytest.importorskip("distributed", reason="the dask extra is not installed")
 import cloudpickle  # type: ignore[import-untyped]
 
 import gnoming_rules as gr
-from gnoming_rules.batch import FileReport, check_file, check_files
-from gnoming_rules.bots import play_game
 from gnoming_rules.corpus.distributed import CRASH_CODE, DaskValidator, check_files_dask
-from gnoming_rules.record import write_record
+from gnoming_rules.formats.record import write_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.batch import FileReport, check_file, check_files
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the seams run on the workers
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import gnoming_rules as gr
-from gnoming_rules.bots import play_game
 from gnoming_rules.corpus.events import BONUS
 from gnoming_rules.corpus.impact import (
     METRICS,
@@ -20,7 +19,8 @@ from gnoming_rules.corpus.impact import (
     play_pairs,
     replay_corpus,
 )
-from gnoming_rules.record import write_record
+from gnoming_rules.formats.record import write_record
+from gnoming_rules.play.bots import play_game
 
 pytest.importorskip("numpy", reason="the stats extra is not installed")
 

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 import gnoming_rules as gr
-from gnoming_rules.bots import play_game
 from gnoming_rules.corpus.events import BONUS, PENALTY
 from gnoming_rules.corpus.stats import (
     GameEvents,
@@ -26,7 +25,8 @@ from gnoming_rules.corpus.stats import (
     summarize,
     write_rows,
 )
-from gnoming_rules.record import Record, write_record
+from gnoming_rules.formats.record import Record, write_record
+from gnoming_rules.play.bots import play_game
 
 VARIANTS = ("standard", "end-on-empty-deck", "two-mulligans", "gentle-hazards", "quick")
 

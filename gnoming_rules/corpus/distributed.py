@@ -1,7 +1,7 @@
 """Validating a corpus on a Dask cluster (``gnoming validate --dask [ADDRESS]``).
 
 The work is the batch module's own: each task runs
-:func:`~gnoming_rules.batch.check_file` over a chunk of files on a worker, so a verdict is
+:func:`~gnoming_rules.referee.batch.check_file` over a chunk of files on a worker, so a verdict is
 exactly what ``--jobs`` gives, and the reports come back in the order of the files. With
 no address a :class:`~distributed.LocalCluster` of worker *processes* starts on this
 machine; with one, the client joins that scheduler, whose workers must have the same
@@ -23,9 +23,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from ..batch import FileReport, check_file
-from ..errors import GnomingError, one_line
-from ..validate import Verdict, VerdictError
+from ..core.errors import GnomingError, one_line
+from ..referee.batch import FileReport, check_file
+from ..referee.validate import Verdict, VerdictError
 from .extras import need
 
 CheckFile = Callable[[str, str | None, bool], FileReport]

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..cards import HAZARD, MULLIGAN
-from ..engine import round_first_player
-from ..moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle
-from ..ruleset import Ruleset
-from ..scoring import score_layout
-from ..state import State
+from ..core.cards import HAZARD, MULLIGAN
+from ..core.engine import round_first_player
+from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle
+from ..core.ruleset import Ruleset
+from ..core.scoring import score_layout
+from ..core.state import State
 
 BONUS: Final = "bonus"
 PENALTY: Final = "penalty"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ..errors import GnomingError
+from ..core.errors import GnomingError
 
 
 def need(module: str, extra: str) -> ModuleType:

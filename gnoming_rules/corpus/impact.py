@@ -23,17 +23,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..batch import in_processes
-from ..bots import MOVE_LIMIT, Bot, BotKind, make_bot
-from ..engine import apply, new_game, sample_chance
-from ..errors import GnomingError
-from ..moves import Move
-from ..record import Record, read_record
-from ..resolver import RulesetResolver
-from ..ruleset import Ruleset, load_ruleset
-from ..scoring import score_breakdown
-from ..state import Phase, State
-from ..validate import replay_record
+from ..core.engine import apply, new_game, sample_chance
+from ..core.errors import GnomingError
+from ..core.moves import Move
+from ..core.ruleset import Ruleset, load_ruleset
+from ..core.scoring import score_breakdown
+from ..core.state import Phase, State
+from ..formats.record import Record, read_record
+from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
+from ..referee.batch import in_processes
+from ..referee.resolver import RulesetResolver
+from ..referee.validate import replay_record
 from .events import EventLog, game_counts
 from .extras import need
 from .stats import GameEvents, Progress, from_replay, win_shares

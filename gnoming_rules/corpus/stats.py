@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ..batch import in_processes
-from ..errors import GnomingError
-from ..resolver import RulesetResolver
-from ..validate import Replay, replay_file
+from ..core.errors import GnomingError
+from ..referee.batch import in_processes
+from ..referee.resolver import RulesetResolver
+from ..referee.validate import Replay, replay_file
 from .events import COUNTERS, EventLog, RoundEvents, game_counts, round_row
 from .extras import need
 
