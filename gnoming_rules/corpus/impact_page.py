@@ -103,7 +103,7 @@ def impact_page(
 
 def _relative(difference: Difference) -> tuple[float, float, float]:
     """(low, estimate, high) in percent of the mean under A."""
-    scale = 100 / difference.a
+    scale = 100 / abs(difference.a)
     return difference.low * scale, difference.difference * scale, difference.high * scale
 
 
