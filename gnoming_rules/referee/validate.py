@@ -24,7 +24,7 @@ record claims a card, one comparison.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -142,6 +142,11 @@ class Replay:
         return None if self.move is None else move_to_entry(self.move, self.card)
 
 
+Observer: TypeAlias = Callable[[Ruleset, State, Move, State], None]
+"""Called with ``(ruleset, before, move, after)`` for every step the replay accepts, deals
+included: what :mod:`gnoming_rules.corpus.events` counts rule events from, so that one
+replay gives both the verdict and the statistics."""
+
 # --- entry points ---------------------------------------------------------------------------
 
 _DEFAULT_RESOLVER = RulesetResolver()
@@ -179,6 +184,7 @@ def replay_file(
     ruleset: RulesetSource | Ruleset | None = None,
     resolver: RulesetResolver | None = None,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """:func:`replay_record` on a file; relative ruleset paths are read from its folder."""
     file = Path(path)
@@ -187,7 +193,12 @@ def replay_file(
     except RecordError as error:
         return _not_a_record(error)
     return replay_record(
-        record, ruleset=ruleset, base_dir=file.parent, resolver=resolver, until=until
+        record,
+        ruleset=ruleset,
+        base_dir=file.parent,
+        resolver=resolver,
+        until=until,
+        observe=observe,
     )
 
 
@@ -216,11 +227,13 @@ def replay_record(
     base_dir: Path | None = None,
     resolver: RulesetResolver | None = None,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """Check and replay ``record``; see the module docstring for the order of checks.
 
     ``until=(round, move)`` pauses the replay just before that move (``move=None``: at the
-    end of that round); the verdict then covers what was replayed.
+    end of that round); the verdict then covers what was replayed. ``observe`` is called
+    with every step the replay accepts (a deal, a move whose claim holds).
     """
     players = len(record.players)
     try:
@@ -267,7 +280,7 @@ def replay_record(
                 message = f"rounds[{index}].deal: {refusal.message}"
                 return refused("bad-deal", message, index, rules)
         deals.append(deal)
-    return _replay(record, rules, start, deals, rounds, until=until)
+    return _replay(record, rules, start, deals, rounds, until=until, observe=observe)
 
 
 def engine_moves(record: Record) -> list[list[Move]]:
@@ -379,6 +392,7 @@ def _replay(
     rounds: Sequence[Sequence[Step]],
     *,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """Replay every round; the first refusal or false claim ends it (or ``until``)."""
     table = rules.compiled
@@ -420,7 +434,10 @@ def _replay(
                     f"({state.waiting}), yet round {round_index} follows",
                 ),
             )
-        state = apply(rules, state, deals[round_index])
+        dealt = apply(rules, state, deals[round_index])
+        if observe is not None:
+            observe(rules, state, deals[round_index], dealt)
+        state = dealt
         pause = until is not None and until[0] == round_index
         limit = until[1] if until is not None and pause else None
         if limit is not None and limit < len(steps):
@@ -449,6 +466,8 @@ def _replay(
                     )
                     error = VerdictError(round_index, move_index, "card-mismatch", None, message)
                     return stop(state, error, after)
+            if observe is not None:
+                observe(rules, state, move, after)
             state = after
         if len(state.scores) > round_index:
             claimed = record.rounds[round_index].scores
