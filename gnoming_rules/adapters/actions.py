@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -120,7 +121,7 @@ class ActionSpace:
                 return _SLOT_BLOCKS[kind] * self.slots + slot
         raise GnomingError("bad-action", f"{move} has no action in this ruleset")
 
-    def move(self, seat: int, action: int) -> PlayerMove:
+    def move(self, seat: int, action: int | np.integer[Any]) -> PlayerMove:
         """The move that ``action`` is when ``seat`` makes it; raises ``bad-action``."""
         if not 0 <= seat < len(self._moves):
             raise GnomingError(

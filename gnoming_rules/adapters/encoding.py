@@ -31,9 +31,19 @@ from ..ruleset import Ruleset
 from ..state import Phase
 from .actions import pile_count
 
-__all__ = ["Encoder"]
+__all__ = ["Encoder", "total_bound"]
 
 Vector = npt.NDArray[np.float32]
+
+
+def total_bound(ruleset: Ruleset) -> int:
+    """A bound on the size of a game total: per round, every card scoring alone and every
+    line scoring as a set at the largest value the ruleset has, plus the going-out bonus."""
+    rules = ruleset.compiled
+    values = [abs(face) for face in rules.deck_counts if isinstance(face, int)]
+    worst = max([*values, abs(rules.hazard_penalty), abs(rules.unmatched_mulligan), 1])
+    bonus = max(abs(rules.going_out_bonus), abs(rules.going_out_penalty))
+    return ((rules.slots + len(rules.lines)) * worst + bonus) * rules.rounds
 
 
 class Encoder:
@@ -63,7 +73,7 @@ class Encoder:
             ("flips_owed", n, 1.0),
             ("went_out", n, 1.0),
             ("round", rounds + 1, 1.0),
-            ("totals", n, np.inf),
+            ("totals", n, float(total_bound(ruleset))),
         ]
         segments: list[tuple[str, int, int]] = []
         start = 0
@@ -76,9 +86,10 @@ class Encoder:
         self.high: Vector = np.concatenate(
             [np.full(length, top, dtype=np.float32) for _, length, top in lengths]
         )
-        """The largest value of each entry (``inf`` for the totals)."""
-        self.low: Vector = np.where(self.high == np.inf, -np.inf, 0.0).astype(np.float32)
-        """The smallest value of each entry (``-inf`` for the totals)."""
+        """The largest value of each entry."""
+        self.low: Vector = np.zeros(self.size, dtype=np.float32)
+        """The smallest value of each entry (minus :func:`total_bound` for the totals)."""
+        self.low[-n:] = -self.high[-n:]
         self._start = {name: begin for name, begin, _ in segments}
         self._index = {face: i for i, face in enumerate(self.faces)}
 

@@ -46,7 +46,7 @@ from ..render import describe_turn, draw_table
 from ..ruleset import Ruleset
 from ..state import Phase, State
 from .actions import ActionSpace, action_space
-from .encoding import Encoder
+from .encoding import Encoder, total_bound
 from .table import DEFAULT_MOVE_LIMIT, resolve_ruleset
 
 __all__ = ["GAME_NAME", "GnomingGame", "GnomingState", "Observer", "replay", "to_record"]
@@ -130,6 +130,10 @@ class _Progress:
         """The cards of the deal or reshuffle under way, in order."""
         self.left: list[int] = list(tables.deck_counts)
         """Copies of each face still to come in it."""
+        self.to_deal = sum(self.left)
+        """Cards still to come in it."""
+        self.player = _CHANCE
+        """OpenSpiel's current player, kept up to date by every action."""
         self.moves = 0
         """Player moves so far."""
         self.reshuffled = False
@@ -159,13 +163,13 @@ class GnomingGame(pyspiel.Game):  # type: ignore[misc]
         tables = _REGISTRY.get(key) or _Tables(key, ruleset, players, first, limit)
         _REGISTRY[key] = tables
         self.tables = tables
-        low, high = _utility_bounds(ruleset)
+        bound = float(total_bound(ruleset))
         info = pyspiel.GameInfo(
             num_distinct_actions=tables.space.size,
             max_chance_outcomes=len(tables.faces),
             num_players=players,
-            min_utility=float(low),
-            max_utility=float(high),
+            min_utility=-bound,
+            max_utility=bound,
             max_game_length=limit,
         )
         super().__init__(_GAME_TYPE, info, values)
@@ -189,16 +193,6 @@ class GnomingGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.tables, information_state=perfect)
 
 
-def _utility_bounds(ruleset: Ruleset) -> tuple[int, int]:
-    """Bounds of minus a total: per round, every card alone and every line a set at worst."""
-    rules = ruleset.compiled
-    values = [abs(face) for face in rules.deck_counts if isinstance(face, int)]
-    worst = max([*values, abs(rules.hazard_penalty), abs(rules.unmatched_mulligan), 1])
-    bonus = max(abs(rules.going_out_bonus), abs(rules.going_out_penalty))
-    per_round = (rules.slots + len(rules.lines)) * worst + bonus
-    return -per_round * rules.rounds, per_round * rules.rounds
-
-
 class GnomingState(pyspiel.State):  # type: ignore[misc]
     """One game in progress (see the module for chance, observations and returns)."""
 
@@ -213,40 +207,37 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` while cards are dealt, ``TERMINAL`` at the end."""
-        progress = self._progress
-        actor = progress.state.actor
-        if actor is not None:
-            return _TERMINAL if progress.moves >= progress.tables.move_limit else actor
-        return _TERMINAL if progress.state.phase is Phase.OVER else _CHANCE
+        return self._progress.player
 
     def _legal_actions(self, player: int) -> list[int]:
         progress = self._progress
-        if player != progress.state.actor or progress.moves >= progress.tables.move_limit:
+        if player != progress.player:
             return []
         return list(progress.tables.space.legal_actions(progress.state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The faces that may come next, with probability proportional to the copies left."""
         left = self._progress.left
-        total = sum(left)
+        total = self._progress.to_deal
         return [(index, count / total) for index, count in enumerate(left) if count]
 
     def _apply_action(self, action: int) -> None:
         progress = self._progress
-        state = progress.state
         tables = progress.tables
-        if state.is_chance:
+        if progress.player == _CHANCE:
             progress.left[action] -= 1
             progress.dealt.append(tables.faces[action])
-            if any(progress.left):
+            progress.to_deal -= 1
+            if progress.to_deal:
                 return
+            state = progress.state
             after = _chance_event(tables, state, tuple(progress.dealt))
             progress.dealt = []
             progress.reshuffled = state.phase is Phase.RESHUFFLE
             progress.log.append(_public_news(state, after))
         else:
-            seat = state.actor
-            assert seat is not None
+            state = progress.state
+            seat = progress.player
             move = tables.space.move(seat, action)
             after = apply(tables.ruleset, state, move)
             progress.log.append((seat, action, _shown_card(move, state, after)))
@@ -254,8 +245,15 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             if len(after.scores) > len(state.scores):
                 progress.log.append(_public_news(state, after))
         progress.state = after
-        if after.is_chance:
+        actor = after.actor
+        if actor is not None:
+            progress.player = _TERMINAL if progress.moves >= tables.move_limit else actor
+        elif after.phase is Phase.OVER:
+            progress.player = _TERMINAL
+        else:
+            progress.player = _CHANCE
             progress.left = _to_come(tables, after)
+            progress.to_deal = sum(progress.left)
 
     def _action_to_string(self, player: int, action: int) -> str:
         tables = self._progress.tables
@@ -265,7 +263,7 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """The game is over, or stopped at its move limit."""
-        return self.current_player() == _TERMINAL
+        return self._progress.player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Minus each seat's total once the game ends (zeros before)."""
@@ -300,7 +298,7 @@ def _chance_event(tables: _Tables, state: State, cards: tuple[Face, ...]) -> Sta
 def _shown_card(move: PlayerMove, before: State, after: State) -> Face | None:
     """The card a move shows: turned up, drawn, displaced (now held) or discarded."""
     action = move.action
-    if action == "reveal" or action == "flip":
+    if action in ("reveal", "flip"):
         return after.cards[move.player][move.slot]  # type: ignore[union-attr]
     if action == "discard":
         return before.held

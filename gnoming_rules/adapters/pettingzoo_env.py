@@ -18,7 +18,7 @@ return. Deals and reshuffles are drawn from the environment's generator, seeded 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -38,10 +38,11 @@ Observation = dict[str, np.ndarray[Any, Any]]
 class GnomingEnv(AECEnv):  # type: ignore[misc]
     """Gnoming A Round as a PettingZoo AEC environment (see the module)."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "gnoming_v0",
         "is_parallelizable": False,
+        "render_fps": 4,
     }
 
     def __init__(
