@@ -23,7 +23,6 @@ from gymnasium import spaces
 
 from ..bots import Bot, BotKind, make_bot
 from ..errors import IllegalMove
-from ..observation import observe
 from ..render import describe_turn, draw_table
 from ..ruleset import Ruleset
 from .encoding import Encoder
@@ -125,7 +124,7 @@ class GnomingGymEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         state = self.table.state
-        view = self.encoder.encode(observe(state, self.seat))
+        view = self.encoder.encode_state(state, self.seat)
         if state.actor == self.seat and not self._over:
             mask = self.table.space.mask(state)
         else:

@@ -334,7 +334,7 @@ class Observer:
         view = observe(progress.state, max(player, 0))
         encoder = self.tables.encoder
         tensor = self.tensor
-        tensor[: encoder.size] = encoder.encode(view)
+        tensor[: encoder.size] = encoder.encode_state(progress.state, max(player, 0))
         if not self.information_state:
             return
         tensor[encoder.size :] = 0.0

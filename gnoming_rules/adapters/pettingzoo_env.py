@@ -24,7 +24,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..observation import observe
 from ..render import describe_turn, draw_table
 from ..ruleset import Ruleset
 from .encoding import Encoder
@@ -107,7 +106,7 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
         """``agent``'s view: the flat vector and the legal-action mask."""
         seat = self._seats[agent]
         state = self.table.state
-        view = self.encoder.encode(observe(state, seat))
+        view = self.encoder.encode_state(state, seat)
         mask = self.space.mask(state) if state.actor == seat else self._no_moves.copy()
         return {"observation": view, "action_mask": mask}
 
