@@ -67,7 +67,7 @@ class GnomingGymEnv(gymnasium.Env[Observation, np.int64]):
                 "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
             }
         )
-        self.action_space = spaces.Discrete(size)
+        self.action_space: spaces.Discrete = spaces.Discrete(size)
         self._bots: list[Bot] = []
         self._over = False
 
