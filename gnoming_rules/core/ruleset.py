@@ -31,9 +31,9 @@ from pydantic import (
     model_validator,
 )
 
+from ..formats.safe_yaml import UnreadableYamlError, load_yaml
 from .bundled import bundled_path
 from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, one_line, quoted
-from .safe_yaml import UnreadableYamlError, load_yaml
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules

@@ -19,15 +19,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
+from ..core.ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
 
 
 class RulesetResolver:
     """Resolves a record's ``ruleset`` (name, path or inline mapping) to a :class:`Ruleset`.
 
     ``files`` limits the ruleset files it reads (``"any"``, ``"none"`` or a folder; see
-    :data:`~gnoming_rules.ruleset.RulesetFiles`). Raises
-    :class:`~gnoming_rules.errors.RulesetError` as :func:`load_ruleset` does.
+    :data:`~gnoming_rules.core.ruleset.RulesetFiles`). Raises
+    :class:`~gnoming_rules.core.errors.RulesetError` as :func:`load_ruleset` does.
     """
 
     def __init__(self, *, cache_files: bool = False, files: RulesetFiles = "any") -> None:

@@ -1,0 +1,2 @@
+"""Formats: the bytes the library reads and writes -- game records (RECORD.md) and their
+entries, state snapshots, the safe YAML reader, field readers and the JSON Schemas."""
