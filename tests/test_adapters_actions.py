@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import gnoming_rules as gr
 from gnoming_rules.adapters.actions import action_space, pile_count
+from gnoming_rules.core.engine import is_legal
 from gnoming_rules.testing import PlayedGame, played_games
 
 
@@ -81,7 +82,7 @@ def check_mask(game: PlayedGame, every: int) -> None:
         seat = state.to_move
         assert {space.move(seat, action) for action in space.legal_actions(state)} == set(legal)
         if index % every == 0:
-            accepted = [gr.is_legal(rules, state, space.move(seat, a)) for a in range(space.size)]
+            accepted = [is_legal(rules, state, space.move(seat, a)) for a in range(space.size)]
             assert accepted == [bool(bit) for bit in mask]
 
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 
 import gnoming_rules as gr
 from gnoming_rules.adapters.encoding import Encoder, total_bound
+from gnoming_rules.play.observation import Observation, observe
 from gnoming_rules.testing import PlayedGame, played_games
 
 
@@ -35,7 +36,7 @@ def decoded_layouts(encoder: Encoder, vector: np.ndarray) -> list[tuple[gr.Face 
     return layouts
 
 
-def check_view(encoder: Encoder, view: gr.Observation, vector: np.ndarray) -> None:
+def check_view(encoder: Encoder, view: Observation, vector: np.ndarray) -> None:
     n, seat = encoder.players, view.seat
     assert vector.dtype == np.float32 and vector.shape == (encoder.size,)
     assert (encoder.low <= vector).all() and (vector <= encoder.high).all()
@@ -79,7 +80,7 @@ def test_the_vector_says_what_the_view_says(game: PlayedGame) -> None:
     encoder = Encoder(game.ruleset, game.setup.players)
     for state in game.states[:: max(1, len(game.states) // 40)]:
         for seat in range(game.setup.players):
-            view = gr.observe(state, seat)
+            view = observe(state, seat)
             check_view(encoder, view, encoder.encode(view))
 
 
@@ -89,7 +90,7 @@ def test_the_fast_path_gives_the_same_vector(game: PlayedGame) -> None:
     encoder = Encoder(game.ruleset, game.setup.players)
     for state in game.states:
         seat = state.actor if state.actor is not None else state.round % game.setup.players
-        expected = encoder.encode(gr.observe(state, seat))
+        expected = encoder.encode(observe(state, seat))
         assert np.array_equal(encoder.encode_state(state, seat), expected)
 
 

@@ -18,6 +18,9 @@ import gnoming_rules as gr
 from gnoming_rules.adapters import openspiel_game
 from gnoming_rules.adapters.encoding import Encoder
 from gnoming_rules.adapters.openspiel_game import GAME_NAME, GnomingState, to_record
+from gnoming_rules.core.cards import face_text
+from gnoming_rules.play.observation import observe
+from gnoming_rules.referee.validate import engine_moves, validate_record
 
 
 def load(ruleset: str = "quick", players: int = 3, **more: int) -> pyspiel.Game:
@@ -58,14 +61,14 @@ def test_a_random_playthrough_agrees_with_the_referee_move_for_move() -> None:
         if player >= 0:
             seen.append((game.tables.space.move(player, action), state.referee_state))
     record = to_record(state)
-    verdict = gr.validate_record(record)
+    verdict = validate_record(record)
     assert verdict.valid and verdict.complete
     assert list(verdict.totals) == [-r for r in state.returns()]
     assert [list(round_.deal) for round_ in record.rounds] == deals
     referee = gr.new_game(rules, 4, 2)
     reshuffles = 0
     replayed: list[tuple[gr.PlayerMove, gr.State]] = []
-    for deal, moves in zip(deals, gr.engine_moves(record), strict=True):
+    for deal, moves in zip(deals, engine_moves(record), strict=True):
         referee = gr.apply(rules, referee, gr.Deal(tuple(deal)))
         for move in moves:
             referee = gr.apply(rules, referee, move)
@@ -103,9 +106,9 @@ def test_observations_are_the_seats_view_and_information_states_hide_others_draw
         state.apply_action(sample(state, rng))
     drawer = state.current_player()
     state.apply_action(game.tables.space.draw)  # from the draw pile: the card is private
-    held = gr.face_text(state.referee_state.held)
+    held = face_text(state.referee_state.held)
     for seat in range(3):
-        view = gr.observe(state.referee_state, seat)
+        view = observe(state.referee_state, seat)
         tensor = np.array(state.observation_tensor(seat), dtype=np.float32)
         assert np.array_equal(tensor, encoder.encode(view))
         info = state.information_state_string(seat)

@@ -16,6 +16,7 @@ from pettingzoo.test import api_test, seed_test
 import gnoming_rules as gr
 from gnoming_rules.adapters.encoding import Encoder
 from gnoming_rules.adapters.pettingzoo_env import GnomingEnv, env, raw_env
+from gnoming_rules.play.observation import observe
 
 VARIANTS = ["standard", "quick", "no-bounce", "gentle-hazards", "end-on-empty-deck"]
 
@@ -90,7 +91,7 @@ def test_the_observation_is_the_seats_view_and_the_mask_the_actors() -> None:
     encoder = Encoder(game.ruleset, 3)
     for seat, agent in enumerate(game.possible_agents):
         seen = game.observe(agent)
-        assert np.array_equal(seen["observation"], encoder.encode(gr.observe(state, seat)))
+        assert np.array_equal(seen["observation"], encoder.encode(observe(state, seat)))
         if seat == state.actor:
             assert np.array_equal(seen["action_mask"], game.space.mask(state))
         else:

@@ -31,11 +31,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..engine import legal_moves
-from ..errors import GnomingError
-from ..moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
-from ..ruleset import Ruleset
-from ..state import State
+from ..core.engine import legal_moves
+from ..core.errors import GnomingError
+from ..core.moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
+from ..core.ruleset import Ruleset
+from ..core.state import State
 
 __all__ = ["ActionSpace", "action_space", "pile_count"]
 

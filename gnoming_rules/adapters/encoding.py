@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import Face
-from ..observation import Observation, _held_hidden
-from ..ruleset import Ruleset
-from ..state import Phase, State
+from ..core.cards import Face
+from ..core.ruleset import Ruleset
+from ..core.state import Phase, State
+from ..play.observation import Observation, _held_hidden
 from .actions import pile_count
 
 __all__ = ["Encoder", "total_bound"]

@@ -21,10 +21,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, BotKind, make_bot
-from ..errors import IllegalMove
-from ..render import describe_turn, draw_table
-from ..ruleset import Ruleset
+from ..core.errors import IllegalMove
+from ..core.ruleset import Ruleset
+from ..play.bots import Bot, BotKind, make_bot
+from ..play.render import describe_turn, draw_table
 from .encoding import Encoder
 from .table import DEFAULT_MOVE_LIMIT, Table, resolve_ruleset
 

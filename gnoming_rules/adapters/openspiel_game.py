@@ -36,15 +36,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..cards import Face, face_text
-from ..engine import apply, new_game
-from ..moves import Deal, Move, PlayerMove, Reshuffle
-from ..observation import Observation, observe
-from ..record import Record
-from ..recorder import Recorder
-from ..render import describe_turn, draw_table
-from ..ruleset import Ruleset
-from ..state import Phase, State
+from ..core.cards import Face, face_text
+from ..core.engine import apply, new_game
+from ..core.moves import Deal, Move, PlayerMove, Reshuffle
+from ..core.ruleset import Ruleset
+from ..core.state import Phase, State
+from ..formats.record import Record
+from ..play.observation import Observation, observe
+from ..play.recorder import Recorder
+from ..play.render import describe_turn, draw_table
 from .actions import ActionSpace, action_space
 from .encoding import Encoder, total_bound
 from .table import DEFAULT_MOVE_LIMIT, resolve_ruleset

@@ -24,8 +24,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..render import describe_turn, draw_table
-from ..ruleset import Ruleset
+from ..core.ruleset import Ruleset
+from ..play.render import describe_turn, draw_table
 from .encoding import Encoder
 from .table import DEFAULT_MOVE_LIMIT, Table, resolve_ruleset
 

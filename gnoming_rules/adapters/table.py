@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import random
 
-from ..engine import apply, new_game, sample_chance
-from ..errors import GnomingError
-from ..ruleset import Ruleset, load_ruleset
-from ..state import State
+from ..core.engine import apply, new_game, sample_chance
+from ..core.errors import GnomingError
+from ..core.ruleset import Ruleset, load_ruleset
+from ..core.state import State
 from .actions import ActionSpace, action_space
 
 __all__ = ["DEFAULT_MOVE_LIMIT", "Table", "resolve_ruleset"]
