@@ -38,6 +38,7 @@ def decoded_layouts(encoder: Encoder, vector: np.ndarray) -> list[tuple[gr.Face 
 
 def check_view(encoder: Encoder, view: Observation, vector: np.ndarray) -> None:
     n, seat = encoder.players, view.seat
+    assert seat is not None
     assert vector.dtype == np.float32 and vector.shape == (encoder.size,)
     assert (encoder.low <= vector).all() and (vector <= encoder.high).all()
     relative = [view.layouts[(seat + k) % n] for k in range(n)]

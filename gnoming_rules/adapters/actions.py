@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.engine import legal_moves
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..core.moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 from ..core.ruleset import Ruleset
 from ..core.state import State
@@ -119,19 +119,19 @@ class ActionSpace:
             slot = move.slot  # type: ignore[union-attr]
             if type(slot) is int and 0 <= slot < self.slots:
                 return _SLOT_BLOCKS[kind] * self.slots + slot
-        raise GnomingError("bad-action", f"{move} has no action in this ruleset")
+        raise UsageError("bad-action", f"{move} has no action in this ruleset")
 
     def move(self, seat: int, action: int | np.integer[Any]) -> PlayerMove:
         """The move that ``action`` is when ``seat`` makes it; raises ``bad-action``."""
         if not 0 <= seat < len(self._moves):
-            raise GnomingError(
+            raise UsageError(
                 "bad-action",
                 f"seat {seat!r} is not at the table (seats 0 to {len(self._moves) - 1})",
             )
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise GnomingError("bad-action", f"action {action!r} is not an integer")
+            raise UsageError("bad-action", f"action {action!r} is not an integer")
         if not 0 <= action < self.size:
-            raise GnomingError("bad-action", f"action {action} is not in 0 to {self.size - 1}")
+            raise UsageError("bad-action", f"action {action} is not in 0 to {self.size - 1}")
         return self._moves[seat][action]
 
     def legal_actions(self, state: State) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import Face
+from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..play.observation import Observation, _held_hidden
@@ -116,6 +117,10 @@ class Encoder:
         built once and kept (up to a bound); a vector is then one concatenation.
         """
         seat, n = view.seat, self.players
+        if seat is None:
+            raise UsageError(
+                "bad-seat", "the encoder encodes a seat's own observation, not a spectator's"
+            )
         layouts, blocks = view.layouts, self._layout_blocks
         parts = []
         for offset in range(n):

@@ -24,6 +24,7 @@ from gymnasium import spaces
 from ..core.errors import IllegalMove
 from ..core.ruleset import Ruleset
 from ..play.bots import Bot, BotKind, make_bot
+from ..play.observation import observe
 from ..play.render import describe_turn, draw_table
 from .encoding import Encoder
 from .table import DEFAULT_MOVE_LIMIT, Table, resolve_ruleset
@@ -116,7 +117,7 @@ class GnomingGymEnv(gymnasium.Env[Observation, np.int64]):
             if actor == seat:
                 break
             assert actor is not None
-            move = self._bots[actor].choose(self.ruleset, table.state)
+            move = self._bots[actor].choose(self.ruleset, observe(table.state, actor))
             ended = table.play(space.action(move))
             if ended is not None:
                 reward -= ended[seat]

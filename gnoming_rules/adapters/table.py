@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from ..core.engine import apply, new_game, sample_chance
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..core.ruleset import Ruleset, load_ruleset
 from ..core.state import State
 from .actions import ActionSpace, action_space
@@ -69,7 +69,7 @@ class Table:
         state = self.state
         seat = state.actor
         if seat is None:
-            raise GnomingError("bad-action", "no seat moves: the game is over")
+            raise UsageError("bad-action", "no seat moves: the game is over")
         rounds = len(state.scores)
         state = self._settle(apply(self.ruleset, state, self.space.move(seat, action)))
         self.state = state

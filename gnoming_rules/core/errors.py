@@ -63,6 +63,11 @@ LibraryCode: TypeAlias = Literal[
     "hidden-card",
     "no-player-to-move",
     "bot-stuck",
+    "bad-action",
+    "bad-output",
+    "missing-extra",
+    "dask-unavailable",
+    "worker-crashed",
 ]
 """The library's own codes: ``bad-ruleset`` (:class:`RulesetError`), ``bad-state``
 (:class:`StateError`), ``bad-yaml`` (:class:`UnreadableYamlError`), ``bad-pile`` (an
@@ -73,7 +78,12 @@ fit), ``state-mismatch`` (a state another ruleset made), ``bad-seat`` (``observe
 such seat), ``bad-observation`` (a :class:`StateError`: reading an observation's JSON
 form), ``hidden-card`` (``legal_moves`` and ``explain`` from a view that hides the card
 the decision depends on), ``no-player-to-move`` (``State.to_move`` while chance decides
-or after the game) and ``bot-stuck`` (``play_game``: the game did not end)."""
+or after the game), ``bot-stuck`` (``play_game``: the game did not end), ``bad-action``
+(an adapter's action number that is not in its action space), ``bad-output`` (``gnoming
+stats --out`` given a file kind it does not write), ``missing-extra`` and
+``dask-unavailable`` (an optional extra that is not installed, or a Dask scheduler that
+cannot be reached); ``worker-crashed`` is the verdict code of a record whose validation
+crashed a worker process (:mod:`gnoming_rules.corpus.distributed`)."""
 ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode]
 """Every code, of any error."""
 
