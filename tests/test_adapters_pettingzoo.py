@@ -123,7 +123,7 @@ def test_render_draws_the_table_as_text(capsys: pytest.CaptureFixture[str]) -> N
     text = game.render()
     assert text is not None
     assert text.splitlines()[0].split() == ["seat", "0", "seat", "1", "seat", "2"]
-    assert text.endswith("to reveal a face-down card")
+    assert text.endswith("to reveal a face-down card (setup)")
     shown = raw_env("quick", 3, render_mode="human")
     shown.reset(seed=4)
     assert shown.render() is None
