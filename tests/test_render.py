@@ -70,7 +70,7 @@ def test_the_table_shows_every_seat_piles_and_whose_move_it_is() -> None:
     assert describe_turn(state) == "waiting for the deal"
     state = gr.apply(rules, state, gr.Deal(tuple(rules.compiled.deck)))
     names = ["Ana", "Bo", "Cy", "Dee"]
-    assert describe_turn(state, names) == "seat 2 (Cy) to reveal a face-down card"
+    assert describe_turn(state, names) == "seat 2 (Cy) to reveal a face-down card (setup)"
     lines = draw_table(rules, state, names, marked=(1, 4))
     text = "\n".join(lines)
     for seat, name in enumerate(names):

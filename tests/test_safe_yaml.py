@@ -20,8 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import recorded_games
 
+from gnoming_rules.core.errors import UnreadableYamlError
 from gnoming_rules.formats import safe_yaml
-from gnoming_rules.formats.safe_yaml import UnreadableYamlError, load_yaml
+from gnoming_rules.formats.safe_yaml import load_yaml
 from gnoming_rules.testing import RecordedGame
 
 HAS_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
@@ -50,7 +51,7 @@ def outcome(raw: bytes, fast: bool) -> tuple[str, Any]:
         try:
             return "data", load_yaml(raw)
         except UnreadableYamlError as error:
-            return "refused", str(error)
+            return "refused", error.message
 
 
 # --- every guard, on both paths -----------------------------------------------------------------

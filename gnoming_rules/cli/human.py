@@ -20,13 +20,13 @@ from typing import Final
 
 from ..core.cards import face_text
 from ..core.engine import apply, legal_moves
+from ..core.entries import move_from_entry, move_to_entry
 from ..core.errors import GnomingError, IllegalMove
 from ..core.moves import PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
 from ..core.state import State
-from ..formats.entries import move_from_entry, move_to_entry
 from ..play.bots import StopGame
-from ..play.observation import Observation, observe
+from ..play.observation import Observation, stand_in
 from ..play.render import describe_turn, draw_layout, seat_name, side_by_side
 
 PROMPT: Final = "your move (or ? or quit):"
@@ -106,11 +106,14 @@ class TerminalPlayer:
         self.read = read
         self.write = write
 
-    def choose(self, ruleset: Ruleset, state: State) -> PlayerMove:
+    def choose(self, ruleset: Ruleset, seen: Observation) -> PlayerMove:
         """Show the table, read moves until the referee accepts one; :class:`StopGame`
-        when the person quits or the input ends."""
+        when the person quits or the input ends. The referee judges on the table as the
+        seat sees it (:func:`~gnoming_rules.play.observation.stand_in`): its answers about
+        the moves open now are those of the real table."""
+        state = stand_in(seen)
         allowed = legal_moves(ruleset, state)
-        self.write("\n".join(self.table(ruleset, observe(state, self.seat))))
+        self.write("\n".join(self.table(ruleset, seen)))
         self.write(self.menu(ruleset, state, allowed))
         while True:
             self.write(PROMPT)
@@ -137,10 +140,7 @@ class TerminalPlayer:
     def menu(self, ruleset: Ruleset, state: State, allowed: Sequence[PlayerMove]) -> str:
         """Whose turn and what it waits for, and the moves allowed."""
         moves = ", ".join(move_words(move) for move in allowed)
-        return (
-            f"round {state.round}: {describe_turn(state, self.names, ruleset)}\n"
-            f"moves: {moves}"
-        )
+        return f"round {state.round}: {describe_turn(state, self.names, ruleset)}\nmoves: {moves}"
 
     def table(self, ruleset: Ruleset, seen: Observation) -> list[str]:
         """The table as this seat sees it: every layout (face down as ``(?)``) and the piles."""

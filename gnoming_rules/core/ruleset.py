@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -31,12 +32,20 @@ from pydantic import (
     model_validator,
 )
 
-from ..formats.safe_yaml import UnreadableYamlError, load_yaml
+from ..formats.safe_yaml import load_yaml
 from .bundled import bundled_path
-from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, RulesetProblem, one_line, quoted
-
-if TYPE_CHECKING:
-    from .compiled import CompiledRules
+from .cards import HAZARD, MULLIGAN, Face, sorted_faces
+from .compiled import CompiledRules, grid_lines, move_tables
+from .errors import (
+    INT64_MAX,
+    INT64_MIN,
+    MAX_NAME,
+    RulesetError,
+    RulesetProblem,
+    UnreadableYamlError,
+    one_line,
+    quoted,
+)
 
 RulesetSource = str | Path | Mapping[str, Any]
 RulesetFiles = Literal["any", "none"] | Path
@@ -272,10 +281,56 @@ class Ruleset(_Model):
 
     @cached_property
     def compiled(self) -> CompiledRules:
-        """Derived tables for the engine's hot path (lines, masks, cached moves)."""
-        from .compiled import CompiledRules
+        """The view of these rules that the game reads (engine, scoring, bots, drawings):
+        flat toggles and derived tables, built once."""
+        return _compile(self)
 
-        return CompiledRules.build(self)
+
+def _compile(ruleset: Ruleset) -> CompiledRules:
+    """Derive every table of :class:`CompiledRules` from ``ruleset``."""
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    slots = rows * cols
+    deck: list[Face] = []
+    for face, copies in ruleset.deck.numbers.items():
+        deck += [face] * copies
+    deck += [HAZARD] * ruleset.deck.hazards
+    deck += [MULLIGAN] * ruleset.deck.mulligans
+    piles = 2
+    tables = move_tables(ruleset.players.max, slots, piles)
+    seats = range(ruleset.players.min, ruleset.players.max + 1)
+    return CompiledRules(
+        rows=rows,
+        cols=cols,
+        slots=slots,
+        full_mask=(1 << slots) - 1,
+        lines=grid_lines(rows, cols),
+        deck=tuple(sorted_faces(deck)),
+        deck_counts=Counter(deck),
+        min_players=ruleset.players.min,
+        max_players=ruleset.players.max,
+        state_shapes=frozenset((players, size) for players in seats for size in (0, slots)),
+        rounds=ruleset.rounds,
+        rotate_first_player=ruleset.first_player == "rotate",
+        face_up_at_start=ruleset.layout.face_up_at_start,
+        piles=piles,
+        taken_must_be_played=ruleset.discard.taken_must_be_played,
+        bounce=ruleset.bounce,
+        hazard_flips=ruleset.hazard.flips,
+        spare_last_card=ruleset.hazard.spare_last_card,
+        hazard_penalty=ruleset.hazard.penalty,
+        max_mulligans=ruleset.mulligan.max_face_up,
+        unmatched_mulligan=ruleset.mulligan.unmatched_value,
+        going_out_bonus=ruleset.going_out.bonus,
+        going_out_penalty=ruleset.going_out.penalty,
+        ties_count_as_lowest=ruleset.going_out.ties_count_as_lowest,
+        reshuffle=ruleset.empty_draw_pile == "reshuffle",
+        slot_moves=tables[0],
+        draw_moves=tables[1],
+        discard_moves=tables[2],
+        draw_options=tables[3],
+        discard_options=tables[4],
+        place_options=tables[5],
+    )
 
 
 def _dumped(value: object) -> object:
@@ -438,7 +493,7 @@ def _read_document(path: Path, label: str) -> Mapping[str, Any]:
     try:
         document = load_yaml(raw.removeprefix(b"\xef\xbb\xbf"))
     except UnreadableYamlError as problem:
-        raise RulesetError("bad-ruleset", f"{label}: {problem}") from None
+        raise RulesetError("bad-ruleset", f"{label}: {problem.message}") from None
     if not isinstance(document, Mapping):
         raise RulesetError("bad-ruleset", f"{label}: a ruleset must be a mapping of fields")
     return document

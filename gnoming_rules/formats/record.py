@@ -33,8 +33,17 @@ from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ..core.cards import Face
-from ..core.errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
-from .safe_yaml import DuplicateKeyError, UnreadableYamlError, load_yaml, quoted_key
+from ..core.errors import (
+    INT64_MAX,
+    INT64_MIN,
+    DuplicateKeyError,
+    RecordError,
+    UnreadableYamlError,
+    one_line,
+    quoted,
+    quoted_key,
+)
+from .safe_yaml import load_yaml
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -410,7 +419,7 @@ def _load_yaml(raw: bytes) -> object:
     except DuplicateKeyError as duplicate:
         raise _duplicate_key(duplicate.location, duplicate.key) from None
     except UnreadableYamlError as problem:
-        raise RecordError("bad-record", str(problem)) from None
+        raise RecordError("bad-record", problem.message) from None
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import one_line
+from ..core.errors import DuplicateKeyError, UnreadableYamlError, one_line, quoted_key
 
 FAST = True
 """Read with libyaml when PyYAML has it (tests turn it off to check the pure loader)."""
@@ -41,30 +41,8 @@ MAX_NESTING = 200
 deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
 
 
-class UnreadableYamlError(ValueError):
-    """Input that is not YAML this loader reads; ``str()`` is a one-line message that says
-    what and where (``not valid YAML: ... at line 3, column 7``)."""
-
-
 Location = tuple[str | int, ...]
 """Where a value lies: mapping keys and list indexes from the top, e.g. ``("rounds", 0)``."""
-
-
-class DuplicateKeyError(UnreadableYamlError):
-    """A key given more than once in one mapping: ``location`` is the mapping's, ``key``
-    the key as text. When a document repeats keys in several mappings, the one reported
-    lies nearest the top (then first in the document), as a JSON reader finds it too."""
-
-    def __init__(self, location: Location, key: str) -> None:
-        self.location = location
-        self.key = key
-        path = ".".join(one_line(str(part)) for part in location)
-        super().__init__(f"{path + ': ' if path else ''}key {quoted_key(key)} given more than once")
-
-
-def quoted_key(key: str) -> str:
-    """A key as a message names it: ``"slot"``."""
-    return one_line(key) if key.startswith('"') else f'"{one_line(key)}"'
 
 
 def walk(tree: object) -> Iterator[tuple[Location, Any]]:
