@@ -521,17 +521,17 @@ def candidate_moves(ruleset: Ruleset, state: State) -> list[Move]:
     """Moves worth trying in ``state``: every action by every seat into every slot and pile.
 
     Seats run one beyond the table on both sides, slots one beyond the layout, piles over
-    ``None, 0, 1`` and the non-piles ``-1, 2``; a few fields have the wrong type (``True``,
-    ``1.0``, ``"0"``, ``None``). Chance events are added too: a correct deal and two wrong
-    ones; when a discard pile holds cards, the reshuffle of the cards below the tops (the
-    due one, if a reshuffle is due) and two wrong ones. The legal moves of ``state`` are
-    all among them.
+    ``None`` and every pile, and the non-piles ``-1`` and one past the last; a few fields
+    have the wrong type (``True``, ``1.0``, ``"0"``, ``None``). Chance events are added
+    too: a correct deal and two wrong ones; when a discard pile holds cards, the reshuffle
+    of the cards below the tops (the due one, if a reshuffle is due) and two wrong ones.
+    The legal moves of ``state`` are all among them.
     """
     rules = ruleset.compiled
     players = state.players
     seats = range(-1, players + 1)
     slots = range(-1, rules.slots + 1)
-    piles: tuple[int | None, ...] = (None, 0, 1, -1, 2)
+    piles: tuple[int | None, ...] = (None, *range(rules.piles), -1, rules.piles)
     moves: list[Move] = []
     for seat in seats:
         for slot in slots:

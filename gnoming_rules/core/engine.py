@@ -37,6 +37,7 @@ from .moves import (
     PlayerMove,
     Reshuffle,
     Reveal,
+    piles_text,
 )
 from .ruleset import Ruleset
 from .scoring import layout_score
@@ -87,7 +88,11 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
     rules = ruleset.compiled
-    if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
+    if (
+        len(state.face_up),
+        len(state.cards[0]),
+        len(state.discard_piles),
+    ) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
     return handler(rules, state, move)
 
@@ -104,7 +109,11 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
     if not isinstance(state, State):  # a seat's observation: decide on its stand-in
         state = state.decision_state()
     rules = ruleset.compiled
-    if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
+    if (
+        len(state.face_up),
+        len(state.cards[0]),
+        len(state.discard_piles),
+    ) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
     phase = state.phase
     if phase is _DRAW:
@@ -214,11 +223,14 @@ def _remember(
 
 
 def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
-    """Refuse a state that another ruleset made (other seat bounds or layout size): its
-    slots and seats would index this ruleset's tables wrongly. Raises ``state-mismatch``."""
-    players, size = len(state.face_up), len(state.cards[0])
+    """Refuse a state that another ruleset made (other seat bounds, layout size or number of
+    discard piles): its slots, seats and piles would index this ruleset's tables wrongly.
+    Raises ``state-mismatch``."""
+    players, size, piles = len(state.face_up), len(state.cards[0]), len(state.discard_piles)
     if size and size != rules.slots:
         problem = f"its layouts have {size} cards, this ruleset's have {rules.slots}"
+    elif piles != rules.piles:
+        problem = f"it has {piles} discard piles, this ruleset has {rules.piles}"
     else:
         problem = (
             f"it has {players} seats, this ruleset seats {rules.min_players} to {rules.max_players}"
@@ -256,12 +268,6 @@ def _discard_variant(
         return 0
     every = (1 << rules.piles) - 1
     return every & ~_filled_piles(piles) or every
-
-
-def _piles_text(rules: CompiledRules) -> str:
-    """``0 or 1``; ``0``; ``0 to 3``: the piles that exist."""
-    last = rules.piles - 1
-    return "0" if not last else "0 or 1" if last == 1 else f"0 to {last}"
 
 
 def _bounce_block(rules: CompiledRules, state: State) -> str | None:
@@ -423,7 +429,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         )  # fmt: skip
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise IllegalMove(
-            "bad-pile", "4.1", f"pile {quoted(pile)} does not exist ({_piles_text(rules)})"
+            "bad-pile", "4.1", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     source = piles[pile]
     if not source:
@@ -529,7 +535,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise IllegalMove(
-            "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({_piles_text(rules)})"
+            "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     if piles[pile] and not all(piles):
         empty = [index for index, other in enumerate(piles) if not other]
