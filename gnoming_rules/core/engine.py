@@ -87,13 +87,7 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     handler = HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
-    rules = ruleset.compiled
-    if (
-        len(state.face_up),
-        len(state.cards[0]),
-        len(state.discard_piles),
-    ) not in rules.state_shapes:
-        _refuse_foreign_state(rules, state)
+    rules = _rules_of(ruleset, state)
     return handler(rules, state, move)
 
 
@@ -108,13 +102,7 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
     """
     if not isinstance(state, State):  # a seat's observation: decide on its stand-in
         state = state.decision_state()
-    rules = ruleset.compiled
-    if (
-        len(state.face_up),
-        len(state.cards[0]),
-        len(state.discard_piles),
-    ) not in rules.state_shapes:
-        _refuse_foreign_state(rules, state)
+    rules = _rules_of(ruleset, state)
     phase = state.phase
     if phase is _DRAW:
         sources = _filled_piles(state.discard_piles)
@@ -220,6 +208,16 @@ def _remember(
         memo.clear()
     memo[key] = moves
     return moves
+
+
+def _rules_of(ruleset: Ruleset, state: State) -> CompiledRules:
+    """``ruleset``'s compiled view, once ``state`` is known to be one of its states."""
+    rules = ruleset.compiled
+    if (len(state.face_up), len(state.cards[0]), len(state.discard_piles)) not in (
+        rules.state_shapes
+    ):
+        _refuse_foreign_state(rules, state)
+    return rules
 
 
 def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
@@ -641,6 +639,10 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
     )
 
 
+_FACE_TYPES: Final = frozenset({int, str})
+"""The types of card faces: a sequence of only these counts as faces do (no ``True`` for 1)."""
+
+
 def _check_same_cards(
     cards: Sequence[object],
     expected: Counter[Face],
@@ -655,6 +657,10 @@ def _check_same_cards(
         plain = cards is None or isinstance(cards, (int, float, str))
         shown = repr(cards)[:40] if plain else f"a {type(cards).__name__}"
         raise IllegalMove(code, rule, f"{what} must be a list of cards, got {shown}")
+    if set(map(type, cards)) <= _FACE_TYPES:  # then counting them is safe: the common case
+        got = Counter(cards)
+        if got == expected:
+            return
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):
@@ -720,7 +726,9 @@ def _finish_turn(
     if went_out is None and face_up[seat] == rules.full_mask:
         went_out = seat
     following = (seat + 1) % len(face_up)
-    if (went_out is not None and following == went_out) or _nothing_to_draw(rules, deck, piles):
+    if (went_out is not None and following == went_out) or (
+        not deck and _nothing_to_draw(rules, deck, piles)
+    ):
         ended = state._replace(face_up=face_up, discard_piles=piles, removed=removed)
         return _end_round(rules, ended, went_out)
     return _new(
