@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from ..core.errors import GnomingError, one_line
+from ..core.errors import UsageError, one_line
 from ..referee.batch import FileReport, check_file
 from ..referee.validate import Verdict, VerdictError
 from .extras import need
@@ -109,7 +109,7 @@ class DaskValidator:
         except OSError as error:  # no scheduler there, or no port to listen on
             self.close()
             where = address or "a local cluster"
-            raise GnomingError(
+            raise UsageError(
                 "dask-unavailable", f"cannot reach {where}: {one_line(str(error))}"
             ) from None
 
@@ -146,7 +146,7 @@ class DaskValidator:
         try:
             self.client.wait_for_workers(count, timeout=timeout)
         except TimeoutError:
-            raise GnomingError(
+            raise UsageError(
                 "dask-unavailable", f"fewer than {count} Dask workers after {timeout:g} s"
             ) from None
 
@@ -211,7 +211,7 @@ class DaskValidator:
                 now = time.monotonic()
                 alone_since = alone_since or now
                 if now - alone_since > NO_WORKER_TIMEOUT:
-                    raise GnomingError(
+                    raise UsageError(
                         "dask-unavailable",
                         f"no Dask worker has been up for {NO_WORKER_TIMEOUT:g} s: "
                         "the run cannot go on",

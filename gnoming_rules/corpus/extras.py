@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 
 
 def need(module: str, extra: str) -> ModuleType:
@@ -13,7 +13,7 @@ def need(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise GnomingError(
+        raise UsageError(
             "missing-extra",
             f"{module} is not installed ({error.name or module} missing): "
             f"pip install 'gnoming-rules[{extra}]'",

@@ -32,6 +32,7 @@ from ..core.scoring import score_breakdown
 from ..core.state import Phase, State
 from ..formats.record import Record, read_record
 from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
+from ..play.observation import observe
 from ..referee.batch import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_record
@@ -84,7 +85,7 @@ def _stream(seed: int, *name: object) -> random.Random:
 
 
 def _choose(bot: Bot, ruleset: Ruleset, state: State) -> Move:
-    return bot.choose(ruleset, state)
+    return bot.choose(ruleset, observe(state, state.to_move))
 
 
 def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKind]) -> GameEvents:

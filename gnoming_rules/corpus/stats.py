@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..referee.batch import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import Replay, replay_file
@@ -269,7 +269,7 @@ def write_rows(path: Path, games: Sequence[GameEvents]) -> tuple[Path, Path]:
     In CSV a list (``totals``, ``winners``, ``scores``) is a JSON array."""
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".parquet"):
-        raise GnomingError("bad-output", f"--out {path}: write .csv or .parquet")
+        raise UsageError("bad-output", f"--out {path}: write .csv or .parquet")
     second = rounds_path(path)
     for target, rows in ((path, list(game_rows(games))), (second, list(round_rows(games)))):
         if suffix == ".parquet":
