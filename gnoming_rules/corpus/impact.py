@@ -2,7 +2,7 @@
 
 **Paired games.** Game ``i`` is played twice by the same bots, once under A and once
 under B, from the same seed. Its randomness comes from separate streams named by the
-seed: the first player, each round's deal, each round's reshuffles, each seat's bot. So
+seed: the first player, each round's deal, each round's reshuffles, the bots' choices. So
 when the two rulesets have the same deck, round ``r`` is dealt the same cards under both
 (however differently the earlier rounds went), and each bot draws the same random
 numbers; with different decks only the seeds are shared. Each statistic is compared game
@@ -89,11 +89,14 @@ def _choose(bot: Bot, ruleset: Ruleset, state: State) -> Move:
 
 
 def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKind]) -> GameEvents:
-    """One game of the pair under ``ruleset``: seat ``s`` is played by ``bots[s % len]``."""
+    """One game of the pair under ``ruleset``: seat ``s`` is played by ``bots[s % len]``.
+
+    Seats of one kind share one bot, as in :func:`~gnoming_rules.play.bots.play_game` (a
+    greedy bot grows impatient with the turns of the whole table, not its own only).
+    """
     first = _stream(seed, "first").randrange(players)
-    seats = [
-        make_bot(bots[seat % len(bots)], _stream(seed, "bot", seat)) for seat in range(players)
-    ]
+    shared = {kind: make_bot(kind, _stream(seed, "bot", kind)) for kind in dict.fromkeys(bots)}
+    seats = [shared[bots[seat % len(bots)]] for seat in range(players)]
     log = EventLog()
     state = new_game(ruleset, players, first)
     reshuffles: random.Random | None = None
