@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .record import MAX_RECORD_BYTES
 from .report import describe
 from .resolver import RulesetResolver
 from .validate import replay_bytes, replay_file
@@ -78,13 +79,15 @@ _resolver: RulesetResolver | None = None
 
 def check_file(path: str, ruleset: str | None = None, as_json: bool = False) -> FileReport:
     """Validate one file in this process; the text is the JSON verdict or the human report.
-    ``-`` (:data:`STDIN`) is the record on standard input (ruleset paths: from the current
-    folder)."""
+    ``-`` (:data:`STDIN`) is the record on standard input, read up to the size limit; it
+    may name bundled and inline rulesets only (and files in trusted folders)."""
     global _resolver  # noqa: PLW0603 - one cache per worker process, made on first use
     if _resolver is None:
         _resolver = RulesetResolver(cache_files=True)
     if path == STDIN:
-        replay = replay_bytes(sys.stdin.buffer.read(), ruleset=ruleset, resolver=_resolver)
+        # One byte past the limit is enough to refuse: an endless input is never read whole.
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        replay = replay_bytes(data, ruleset=ruleset, resolver=_resolver)
     else:
         replay = replay_file(path, ruleset=ruleset, resolver=_resolver)
     text = replay.verdict.to_json() if as_json else describe(path, replay)

@@ -3,7 +3,7 @@
 ``main(argv)`` returns the exit status and never lets a traceback out: every error
 becomes one line on standard error (``gnoming: code: message``) and status 2.
 ``gnoming validate`` exits 0 when every record is valid, 1 when some record breaks a rule
-or makes a false claim, 2 when some input is not a playable record (RECORD.md).
+or makes a false claim, 2 when some input is not a playable record (docs/record-format.md).
 
 ``--ruleset R`` on ``validate`` replaces the ruleset each record names, but a record's
 ``ruleset_sha256`` is still checked against R: it says which rules the game was played
@@ -31,7 +31,7 @@ from .cards import face_from_text
 from .errors import GnomingError, RulesetError, one_line, quoted
 from .record import dump_record, write_record
 from .render import describe_turn, draw_layout, draw_table, seat_name
-from .ruleset import Ruleset, bundled_rulesets, load_ruleset, looks_like_path
+from .ruleset import Ruleset, bundled_rulesets, load_ruleset
 from .schemas import ruleset_schema, schema_text
 from .scoring import score_breakdown
 from .validate import replay_file
@@ -93,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("paths", nargs="+", metavar="FILE", help="record files or folders")
     validate.add_argument(
-        "--json", action="store_true", help="print RECORD.md's verdict objects, one per line"
+        "--json",
+        action="store_true",
+        help="print the verdict objects of docs/record-format.md, one per line",
     )
     validate.add_argument(
         "--ruleset",
@@ -188,7 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-_VALIDATE_HELP = """Replay game records and check every move and claim (RECORD.md). Exit status:
+_VALIDATE_HELP = """Replay game records and check every move and claim (docs/record-format.md). Exit
+status:
 0 all valid, 1 some record breaks a rule or makes a false claim, 2 some input is not a
 playable record. --ruleset R replaces the ruleset a record names; its ruleset_sha256,
 if any, must still match R."""
@@ -277,7 +280,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     to_stdout = out == "-"
     if not to_stdout and not Path(out).resolve().parent.is_dir():
         raise UsageError(f"--out {out}: the folder {Path(out).parent} does not exist")
-    reference = _ruleset_reference(args.ruleset, Path.cwd() if to_stdout else Path(out).parent)
     try:
         record, state = play_game(
             rules,
@@ -285,7 +287,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             seed=seed,
             bot=args.bot,
             names=names,
-            ruleset_ref=reference,
+            ruleset_ref=None,  # a bundled ruleset by name, any other inline: it travels
             claims=not args.no_claims,
         )
     except GnomingError as error:
@@ -315,13 +317,6 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_record(record, out)
         print(f"record written to {out} ({moves} moves)", file=talk)
     return 0
-
-
-def _ruleset_reference(given: str, record_folder: Path) -> str:
-    """What a written record names: the bundled name, or the path from the record's folder."""
-    if not looks_like_path(given):
-        return given
-    return os.path.relpath(Path(given).resolve(), record_folder.resolve())
 
 
 # --- show -----------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A full row or column of the grid: a candidate set (RULES 8.2)."""
+    """A full row or column of the grid: a candidate set (rule 8.2)."""
 
     name: str
     slots: tuple[int, ...]
@@ -148,7 +148,7 @@ class CompiledRules:
         )
 
     def first_player_of_round(self, first_player: int, round_index: int, players: int) -> int:
-        """The seat that starts round ``round_index`` (RULES 2.2)."""
+        """The seat that starts round ``round_index`` (rule 2.2)."""
         if self.rotate_first_player:
             return (first_player + round_index) % players
         return first_player

@@ -7,7 +7,7 @@ randomness of its own: deals and reshuffles arrive as chance events
 :func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
 exactly the player moves ``apply`` accepts.
 
-Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
+Refusals are checked in the order the record format fixes, so the first reason given is the one
 a record validator reports: round over, reshuffle due, flips, whose move, phase, then
 the move's own checks.
 """
@@ -175,7 +175,7 @@ def sample_chance(ruleset: Ruleset, state: State, rng: random.Random) -> ChanceE
 
 
 def round_first_player(ruleset: Ruleset, state: State) -> int:
-    """The seat that starts the current round (RULES 2.2)."""
+    """The seat that starts the current round (rule 2.2)."""
     return ruleset.compiled.first_player_of_round(state.first_player, state.round, state.players)
 
 
@@ -211,7 +211,7 @@ def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
 
 
 def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] | None:
-    """Where a held mulligan may go when the limit is reached (RULES 7.2), else ``None``.
+    """Where a held mulligan may go when the limit is reached (rule 7.2), else ``None``.
 
     At the limit, a mulligan may only replace one of the layout's face-up mulligans.
     """
@@ -221,7 +221,7 @@ def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] 
 
 
 def _discard_variant(held: Face | None, piles: tuple[tuple[Face, ...], ...]) -> int:
-    """Which discards are open (RULES 4.4): 0 both piles, 1 pile 0, 2 pile 1, 3 a hazard's."""
+    """Which discards are open (rule 4.4): 0 both piles, 1 pile 0, 2 pile 1, 3 a hazard's."""
     if held == HAZARD:
         return 3
     if piles[0]:
@@ -230,7 +230,7 @@ def _discard_variant(held: Face | None, piles: tuple[tuple[Face, ...], ...]) -> 
 
 
 def _bounce_block(rules: CompiledRules, state: State) -> str | None:
-    """The rule that stops the held card bouncing now (RULES 5.1-5.4), or ``None`` if it may."""
+    """The rule that stops the held card bouncing now (rule 5.1-5.4), or ``None`` if it may."""
     if not rules.bounce:
         return "5.3"
     if not state.chain:
@@ -637,7 +637,7 @@ def _count_text(counts: Counter[Face], most: int = 12) -> str:
 
 
 def _flips_owed(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...]:
-    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (RULES 6.1-6.2)."""
+    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (rule 6.1-6.2)."""
     players = state.players
     if rules.hazard_flips == "none":
         return ()
@@ -657,7 +657,7 @@ def _finish_turn(
     piles: tuple[tuple[Face, ...], ...],
     removed: tuple[Face, ...],
 ) -> State:
-    """End ``state.turn``'s turn after its discard and any flips (RULES 4.6, 8.1, 8.7).
+    """End ``state.turn``'s turn after its discard and any flips (rule 4.6, 8.1, 8.7).
 
     ``face_up``, ``piles`` and ``removed`` are those fields after the discard and flips.
     The player goes out if every card is up and nobody has yet; the round ends once the
@@ -680,7 +680,7 @@ def _finish_turn(
 def _nothing_to_draw(
     rules: CompiledRules, deck: tuple[Face, ...], piles: tuple[tuple[Face, ...], ...]
 ) -> bool:
-    """A turn may not begin (RULES 8.7): the draw pile is empty and, under ``reshuffle``,
+    """A turn may not begin (rule 8.7): the draw pile is empty and, under ``reshuffle``,
     both discard piles are too; under ``end_round`` an empty draw pile is enough."""
     return not deck and (not rules.reshuffle or not (piles[0] or piles[1]))
 

@@ -1,4 +1,5 @@
-"""Moves as RECORD.md writes them: one entry of a round's ``moves``, a plain dict.
+"""Moves as the record format (docs/record-format.md) writes them: one entry of a
+round's ``moves``, a plain dict.
 
 ``move_to_entry(Draw(2, 1), card=7)`` gives
 ``{"action": "draw", "player": 2, "source": "discard", "pile": 1, "card": 7}`` and
@@ -51,7 +52,8 @@ _FIELDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "flip": (("player", "slot"), ("card",)),
     "reshuffle": (("cards",), ()),
 }
-"""Per action: (required fields, optional fields), besides ``action`` (RECORD.md, Moves)."""
+"""Per action: (required fields, optional fields), besides ``action``
+(docs/record-format.md, Moves)."""
 
 _SLOT_MOVES: Final[dict[str, type[Reveal | Place | Bounce | Flip]]] = {
     "reveal": Reveal,
@@ -105,7 +107,7 @@ def move_from_entry(entry: Mapping[str, Any], players: int | None = None) -> Pla
     """The engine's move for a record entry; ``players``, when given, bounds ``player``.
 
     Raises :class:`~gnoming_rules.errors.RecordError` (``bad-record``) naming the field
-    when the entry is not a move entry of RECORD.md.
+    when the entry is not a move entry of the record format.
     """
     read = FieldReader(lambda message: RecordError("bad-record", message))
     if not isinstance(entry, Mapping):

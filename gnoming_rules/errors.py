@@ -1,11 +1,12 @@
 """One exception family for everything gnoming-rules refuses.
 
-Every error carries a stable ``code`` (the codes of RECORD.md, plus a few for library
+Every error carries a stable ``code`` (the codes of the record format,
+docs/record-format.md, plus a few for library
 use such as ``bad-ruleset``) and a one-line ``message`` that says what was wrong and, where
 it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
 :class:`GnomingError` to handle them all, or a subclass for one kind.
 
-The library's own codes, beside RECORD.md's (:data:`ERROR_CODES`): ``unknown-ruleset``
+The library's own codes, beside the record format's (:data:`ERROR_CODES`): ``unknown-ruleset``
 and ``bad-ruleset`` (:class:`RulesetError`), ``bad-layout`` (:class:`LayoutError`, the
 scorer), ``bad-state`` (:class:`StateError`, restoring a saved state), ``bad-setup``
 (``new_game``: a player count or seat that does not fit), ``state-mismatch`` (``apply``
@@ -44,8 +45,9 @@ class RulesetError(GnomingError):
 class IllegalMove(GnomingError):
     """A move the rules refuse in this state.
 
-    ``rule`` is the number in RULES.md that the refusal enforces (``"7.2"``), or ``None``
-    where no single rule applies. The state is never changed: ``apply`` is pure.
+    ``rule`` is the number in the rules (docs/rules.md) that the refusal enforces
+    (``"7.2"``), or ``None`` where no single rule applies. The state is never changed:
+    ``apply`` is pure.
     """
 
     rule: str | None
@@ -204,7 +206,7 @@ ERROR_CODES: tuple[str, ...] = (
     "result-mismatch",
     "moves-after-end",
 )
-"""The stable error codes of a record verdict (RECORD.md), in the order the spec lists them."""
+"""The stable error codes of a record verdict (docs/record-format.md), in its order."""
 
 
 __all__ = [

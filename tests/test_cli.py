@@ -20,6 +20,7 @@ import gnoming_rules as gr
 from gnoming_rules import batch
 from gnoming_rules.batch import record_files
 from gnoming_rules.cli import _Progress, build_parser, main
+from gnoming_rules.ruleset import load_ruleset, merge_patch
 from gnoming_rules.schemas import ruleset_schema
 from gnoming_rules.validate import validate_file
 
@@ -174,7 +175,9 @@ def test_play_to_stdout_and_with_a_ruleset_file(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert "totals" in done.stderr and done.stdout.startswith("{")
     record = json.loads(done.stdout)
-    assert record["ruleset"] == "examples/tiny.yaml"
+    tiny = gr.load_ruleset("examples/tiny.yaml")
+    assert record["ruleset"] == tiny.model_dump(mode="json")  # inline: the record travels
+    assert record["ruleset_sha256"] == tiny.sha256
     nested = tmp_path / "deep" / "game.yaml"
     nested.parent.mkdir()
     done = gnoming("play", "--players", "3", "--seed", "4", "--ruleset", "examples/tiny.yaml",
@@ -182,8 +185,12 @@ def test_play_to_stdout_and_with_a_ruleset_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = yaml.safe_load(nested.read_text(encoding="utf-8"))
     assert data["players"] == ["X", "Y", "Z"] and "result" not in data
-    assert (nested.parent / data["ruleset"]).resolve() == (EXAMPLES / "tiny.yaml").resolve()
+    assert data["ruleset"]["name"] == "tiny"
     assert gnoming("validate", str(nested), cwd=tmp_path).returncode == 0
+    moved = tmp_path / "elsewhere.yaml"  # saved and sent anywhere, it still validates
+    moved.write_text(nested.read_text(encoding="utf-8"), encoding="utf-8")
+    nested.unlink()
+    assert gnoming("validate", str(moved), cwd=ROOT).returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -445,9 +452,10 @@ def test_a_folder_or_a_device_is_no_record_file(tmp_path: Path) -> None:
 
 
 def _tiny_game() -> dict[str, Any]:
-    """examples/tiny-game.json, its ruleset named by absolute path (to be written anywhere)."""
+    """examples/tiny-game.json, its ruleset inline (to be written anywhere: a record may
+    name a ruleset file only in its own folder)."""
     data: dict[str, Any] = json.loads((EXAMPLES / "tiny-game.json").read_text(encoding="utf-8"))
-    data["ruleset"] = str(EXAMPLES / data["ruleset"])
+    data["ruleset"] = load_ruleset(EXAMPLES / data["ruleset"]).model_dump(mode="json")
     return data
 
 
@@ -508,7 +516,9 @@ def test_a_bad_record_found_during_the_replay_is_a_block_with_the_table(
         data["rounds"][0]["deal"][played["player"] * 4 + played["slot"]] = held  # 2x2 layouts
         del played["card"]
         data["rounds"], data["result"] = data["rounds"][:1], None  # one deal to change
-        data["ruleset"] = {"extends": data["ruleset"], "deck": {"numbers": {held: 1, 3: 2}}}
+        data["ruleset"] = merge_patch(
+            data["ruleset"], {"deck": {"numbers": {str(held): 1, "3": 2}}}
+        )
         del data["ruleset_sha256"]
     path = tmp_path / "no-pile.json"
     path.write_text(json.dumps(data), encoding="utf-8")
