@@ -53,7 +53,7 @@ golden: $(STAMP)
 	$(BIN)/python tests/golden_cases.py
 
 schemas: $(STAMP)
-	$(BIN)/python -m gnoming_rules.schemas schemas
+	$(BIN)/python -m gnoming_rules.formats.schemas schemas
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py

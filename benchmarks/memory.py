@@ -24,9 +24,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import dump_record
-from gnoming_rules.ruleset import load_ruleset
+from gnoming_rules.core.ruleset import load_ruleset
+from gnoming_rules.formats.record import dump_record
+from gnoming_rules.play.bots import play_game
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB
@@ -60,7 +60,7 @@ def record_text(size: int, *, yaml: bool, colons: bool) -> str:
     one = len(json.dumps(data["rounds"][0]))
     data["rounds"] = [data["rounds"][i % 3] for i in range(max(1, size // one))]
     data.pop("result", None)
-    from gnoming_rules.record import parse_record
+    from gnoming_rules.formats.record import parse_record
 
     if not yaml:
         return _fit(json.dumps(data, separators=(",", ":")), size)
@@ -102,7 +102,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,4,16", help="record sizes in MiB")
     parser.add_argument("--no-limit", action="store_true", help="skip the size-limit rows")
     args = parser.parse_args()
-    from gnoming_rules import record as formats
+    from gnoming_rules.formats import record as formats
 
     limits = {
         "json": getattr(formats, "MAX_JSON_BYTES", formats.MAX_RECORD_BYTES),

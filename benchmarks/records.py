@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 import gnoming_rules as gr
-from gnoming_rules.batch import check_file, check_files
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import write_record
+from gnoming_rules.formats.record import write_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.batch import check_file, check_files
 
 
 def make_corpus(folder: Path, count: int, *, claims: bool) -> tuple[list[Path], int]:

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import gnoming_rules as gr
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import FORMAT, Record, dump_record
+from gnoming_rules.formats.record import FORMAT, Record, dump_record
+from gnoming_rules.play.bots import play_game
 
 HERE = Path(__file__).resolve().parent
 NAMES = ["Ana", "Bo", "Cy"]

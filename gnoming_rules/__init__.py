@@ -29,9 +29,8 @@ Game records (docs/record-format.md)::
     verdict = gr.validate_file("examples/demo-game.json")   # the same, from a file
 """
 
-from .bots import Bot, BotKind, GreedyBot, RandomBot, play_game
-from .cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
-from .engine import (
+from .core.cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
+from .core.engine import (
     apply,
     explain,
     is_legal,
@@ -40,8 +39,7 @@ from .engine import (
     round_first_player,
     sample_chance,
 )
-from .entries import card_claim, move_from_entry, move_to_entry
-from .errors import (
+from .core.errors import (
     ERROR_CODES,
     GnomingError,
     IllegalMove,
@@ -50,7 +48,7 @@ from .errors import (
     RulesetError,
     StateError,
 )
-from .moves import (
+from .core.moves import (
     Bounce,
     ChanceEvent,
     Deal,
@@ -63,12 +61,8 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
-from .observation import Observation, observe
-from .record import Record, dump_record, parse_record, read_record, write_record
-from .recorder import Recorder
-from .resolver import RulesetResolver
-from .ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .scoring import (
+from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset
+from .core.scoring import (
     CardScore,
     ScoreBreakdown,
     SetLine,
@@ -76,9 +70,15 @@ from .scoring import (
     score_layout,
     score_visible,
 )
-from .snapshot import STATE_FORMAT, state_from_dict, state_to_dict
-from .state import Phase, State
-from .validate import (
+from .core.state import Phase, State
+from .formats.entries import card_claim, move_from_entry, move_to_entry
+from .formats.record import Record, dump_record, parse_record, read_record, write_record
+from .formats.snapshot import STATE_FORMAT, state_from_dict, state_to_dict
+from .play.bots import Bot, BotKind, GreedyBot, RandomBot, play_game
+from .play.observation import Observation, observe
+from .play.recorder import Recorder
+from .referee.resolver import RulesetResolver
+from .referee.validate import (
     INPUT_ERROR_CODES,
     Replay,
     Verdict,

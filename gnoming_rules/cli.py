@@ -25,16 +25,16 @@ from typing import IO, Any, NoReturn
 
 import yaml
 
-from .batch import check_files, record_files
-from .bots import NAMES, play_game
-from .cards import face_from_text
-from .errors import GnomingError, RulesetError, one_line, quoted
-from .record import dump_record, write_record
-from .render import describe_turn, draw_layout, draw_table, seat_name
-from .ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .schemas import ruleset_schema, schema_text
-from .scoring import score_breakdown
-from .validate import replay_file
+from .core.cards import face_from_text
+from .core.errors import GnomingError, RulesetError, one_line, quoted
+from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset
+from .core.scoring import score_breakdown
+from .formats.record import dump_record, write_record
+from .formats.schemas import ruleset_schema, schema_text
+from .play.bots import NAMES, play_game
+from .play.render import describe_turn, draw_layout, draw_table, seat_name
+from .referee.batch import check_files, record_files
+from .referee.validate import replay_file
 
 PROGRESS_FROM = 50
 """A terminal shows a progress bar when at least this many files are validated."""

@@ -12,7 +12,7 @@ record tools can be fuzzed the same way::
 
 Every strategy builds *valid* values directly (no heavy filtering): rulesets load, deals
 are permutations of the ruleset's deck, games are reached by legal play, and records are
-those games written down by the :class:`~gnoming_rules.recorder.Recorder`. Randomness
+those games written down by the :class:`~gnoming_rules.play.recorder.Recorder`. Randomness
 inside a game (the policy's choices, the shuffles) comes from a seed that Hypothesis
 draws, so a failing game is reproduced exactly from its printed example.
 """
@@ -30,14 +30,14 @@ from typing import Any, cast
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from .bots import default_names
-from .cards import HAZARD, MULLIGAN, Face, sorted_faces
-from .engine import apply, legal_moves, new_game, sample_chance
-from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .record import Record, RecordFormat, dump_record
-from .recorder import Recorder
-from .ruleset import Ruleset, load_ruleset, merge_patch
-from .state import State
+from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
+from .core.engine import apply, legal_moves, new_game, sample_chance
+from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from .core.ruleset import Ruleset, load_ruleset, merge_patch
+from .core.state import State
+from .formats.record import Record, RecordFormat, dump_record
+from .play.bots import default_names
+from .play.recorder import Recorder
 
 __all__ = [
     "GameSetup",
@@ -432,7 +432,7 @@ def record_game(
     claims: bool = True,
     ruleset_ref: str | Mapping[str, Any] | None = None,
 ) -> RecordedGame:
-    """Write ``game`` down with a :class:`~gnoming_rules.recorder.Recorder`, move by move.
+    """Write ``game`` down with a :class:`~gnoming_rules.play.recorder.Recorder`, move by move.
 
     ``names`` label the seats (default ``Ana``, ``Bo``...); ``ruleset_ref`` is what the
     record's ``ruleset`` field says (default: the bundled name, else the rules inline).
@@ -492,8 +492,8 @@ def record_texts(
     source: st.SearchStrategy[Record] | None = None,
     formats: Sequence[RecordFormat] = ("json", "yaml"),
 ) -> st.SearchStrategy[tuple[str, RecordFormat]]:
-    """``(text, format)``: a record written by :func:`~gnoming_rules.record.dump_record` in
-    one of ``formats``, ready for :func:`~gnoming_rules.record.parse_record` or a file."""
+    """``(text, format)``: a record written by :func:`~gnoming_rules.formats.record.dump_record` in
+    one of ``formats``, ready for :func:`~gnoming_rules.formats.record.parse_record` or a file."""
     return st.tuples(source if source is not None else records(), st.sampled_from(formats)).map(
         lambda pair: (dump_record(pair[0], pair[1]), pair[1])
     )

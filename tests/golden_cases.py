@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import gnoming_rules as gr
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import Record, parse_record
-from gnoming_rules.render import state_summary
-from gnoming_rules.resolver import RulesetResolver
-from gnoming_rules.validate import engine_moves
+from gnoming_rules.formats.record import Record, parse_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.play.render import state_summary
+from gnoming_rules.referee.resolver import RulesetResolver
+from gnoming_rules.referee.validate import engine_moves
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 TINY = str(Path(__file__).resolve().parent.parent / "examples" / "tiny.yaml")

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from gnoming_rules.record import ACTIONS, FORMAT
+from gnoming_rules.formats.record import ACTIONS, FORMAT
 
 SUFFIXES = (".json", ".yaml", ".yml", "", ".txt")
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gnoming_rules.record import parse_record
-from gnoming_rules.validate import Verdict, validate_record
+from gnoming_rules.formats.record import parse_record
+from gnoming_rules.referee.validate import Verdict, validate_record
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -1,10 +1,11 @@
 """Bugs planted in the engine, the scorer and the record tools, to prove each property
 catches fish (issue 4, item 7).
 
-Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.engine``,
-``gnoming_rules.scoring``, ``gnoming_rules.record``, ``gnoming_rules.validate``,
-``gnoming_rules.snapshot``, ``gnoming_rules.observation``, ``gnoming_rules.entries`` and
-``gnoming_rules.fields``, listed in ``SEAMS``. When the internals are renamed, re-aim the
+Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.core.engine``,
+``gnoming_rules.core.scoring``, ``gnoming_rules.formats.record``,
+``gnoming_rules.referee.validate``, ``gnoming_rules.formats.snapshot``,
+``gnoming_rules.play.observation``, ``gnoming_rules.formats.entries`` and
+``gnoming_rules.formats.fields``, listed in ``SEAMS``. When the internals are renamed, re-aim the
 plants here; nothing else in the suite touches private names. A plant wraps the real
 function where it can, so it breaks one rule and leaves the rest as they are.
 """
@@ -21,25 +22,14 @@ from typing import Any
 
 import pytest
 
-from gnoming_rules import (
-    HAZARD,
-    MULLIGAN,
-    Deal,
-    Discard,
-    Phase,
-    Place,
-    engine,
-    entries,
-    observation,
-    record,
-    safe_yaml,
-    scoring,
-    snapshot,
-)
-from gnoming_rules import validate as validator
-from gnoming_rules.compiled import CompiledRules
-from gnoming_rules.fields import FieldReader
-from gnoming_rules.state import State
+from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place
+from gnoming_rules.core import engine, scoring
+from gnoming_rules.core.compiled import CompiledRules
+from gnoming_rules.core.state import State
+from gnoming_rules.formats import entries, record, safe_yaml, snapshot
+from gnoming_rules.formats.fields import FieldReader
+from gnoming_rules.play import observation
+from gnoming_rules.referee import validate as validator
 
 SEAMS = (
     "engine._HANDLERS (one handler per move type)",

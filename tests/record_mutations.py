@@ -36,10 +36,10 @@ import yaml
 from hypothesis import strategies as st
 
 import gnoming_rules as gr
-from gnoming_rules.errors import INT64_MAX, INT64_MIN
-from gnoming_rules.record import FORMAT, RecordFormat
+from gnoming_rules.core.errors import INT64_MAX, INT64_MIN
+from gnoming_rules.formats.record import FORMAT, RecordFormat
+from gnoming_rules.referee.validate import INPUT_ERROR_CODES, Verdict
 from gnoming_rules.testing import RecordedGame
-from gnoming_rules.validate import INPUT_ERROR_CODES, Verdict
 
 # --- kinds and expectations ------------------------------------------------------------------
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from strategies import GameSetup, game_setups, move_cap, ruleset_overrides, rulesets
 
 import gnoming_rules as gr
-from gnoming_rules import bots
-from gnoming_rules.bots import GreedyBot, RandomBot, average_card, estimate, play_game
+from gnoming_rules.play import bots
+from gnoming_rules.play.bots import GreedyBot, RandomBot, average_card, estimate, play_game
 
 
 def test_the_estimate_counts_face_down_cards_at_the_average_and_out_of_sets() -> None:

@@ -17,12 +17,12 @@ import yaml
 from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
-from gnoming_rules import batch
-from gnoming_rules.batch import record_files
 from gnoming_rules.cli import _Progress, build_parser, main
-from gnoming_rules.ruleset import load_ruleset, merge_patch
-from gnoming_rules.schemas import ruleset_schema
-from gnoming_rules.validate import validate_file
+from gnoming_rules.core.ruleset import load_ruleset, merge_patch
+from gnoming_rules.formats.schemas import ruleset_schema
+from gnoming_rules.referee import batch
+from gnoming_rules.referee.batch import record_files
+from gnoming_rules.referee.validate import validate_file
 
 
 def gnoming(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:

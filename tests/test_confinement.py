@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from kit import examples
 
-from gnoming_rules.resolver import RulesetResolver
-from gnoming_rules.ruleset import load_ruleset
-from gnoming_rules.validate import Verdict, replay_bytes, validate_file
+from gnoming_rules.core.ruleset import load_ruleset
+from gnoming_rules.referee.resolver import RulesetResolver
+from gnoming_rules.referee.validate import Verdict, replay_bytes, validate_file
 
 TINY = (Path(__file__).resolve().parent.parent / "examples" / "tiny.yaml").read_text(
     encoding="utf-8"

@@ -9,7 +9,7 @@ import pytest
 from builders import STANDARD, random_move, variant
 
 import gnoming_rules as gr
-from gnoming_rules import engine
+from gnoming_rules.core import engine
 
 BIG = gr.load_ruleset("big-grid")
 

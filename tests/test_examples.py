@@ -8,9 +8,9 @@ import pytest
 from kit import EXAMPLES, ILLEGAL, examples
 
 import gnoming_rules as gr
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import dump_record
-from gnoming_rules.validate import INPUT_ERROR_CODES, validate_file
+from gnoming_rules.formats.record import dump_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.validate import INPUT_ERROR_CODES, validate_file
 
 EXPECTED: dict[str, tuple[int | None, int | None]] = {
     "bad-record": (0, 1),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from golden_cases import CASES, GOLDEN, RESOLVER, load, steps_of
 
-from gnoming_rules.validate import validate_record
+from gnoming_rules.referee.validate import validate_record
 
 
 def test_every_case_has_a_golden_file_and_they_stay_small() -> None:

@@ -17,9 +17,9 @@ from typing import IO
 
 import pytest
 
-from gnoming_rules.errors import RulesetError
-from gnoming_rules.record import MAX_RECORD_BYTES
-from gnoming_rules.ruleset import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
+from gnoming_rules.core.errors import RulesetError
+from gnoming_rules.core.ruleset import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
+from gnoming_rules.formats.record import MAX_RECORD_BYTES
 
 GIB = 1024**3
 

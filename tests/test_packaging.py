@@ -44,7 +44,7 @@ def test_the_wheel_ships_rulesets_and_rule_texts(tmp_path: Path) -> None:
         archive.extractall(target)
     probe = (
         "import json, gnoming_rules as gr\n"
-        "from gnoming_rules.rulebook import rule_text\n"
+        "from gnoming_rules.referee.rulebook import rule_text\n"
         "print(json.dumps([gr.__file__, gr.bundled_rulesets(),"
         " gr.load_ruleset('standard').sha256, rule_text('7.2')]))\n"
     )

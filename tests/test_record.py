@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gnoming_rules.errors import RecordError
-from gnoming_rules.record import (
+from gnoming_rules.core.errors import RecordError
+from gnoming_rules.formats.record import (
     MAX_RECORD_BYTES,
     Record,
     dump_record,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import gnoming_rules as gr
-from gnoming_rules.render import (
+from gnoming_rules.play.render import (
     cell_text,
     describe_turn,
     draw_layout,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from kit import ROOT
 
-from gnoming_rules.rulebook import rule_text, rules
+from gnoming_rules.referee.rulebook import rule_text, rules
 
 
 def _spec() -> Path | None:

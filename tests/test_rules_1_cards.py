@@ -10,7 +10,7 @@ from builders import STANDARD, H, M, arranged_deal, deck_of, variant
 from referee_checks import accepted, refused
 
 import gnoming_rules as gr
-from gnoming_rules.cards import a_card
+from gnoming_rules.core.cards import a_card
 
 
 def test_rule_1_1_standard_deck_has_110_cards_of_four_kinds() -> None:

@@ -13,7 +13,7 @@ from builders import STANDARD, variant
 from pydantic import ValidationError
 
 import gnoming_rules as gr
-from gnoming_rules.ruleset import bundled_dir
+from gnoming_rules.core.ruleset import bundled_dir
 
 # The hash records carry for the standard rules (RECORD.md, "Rules identity"). Changing it
 # makes every stored record that names it a ruleset-mismatch: do so only on purpose.
@@ -323,7 +323,7 @@ def test_a_changed_copy_plays_its_own_rules_not_its_originals() -> None:
 
 
 def test_merge_patch_follows_rfc_7386() -> None:
-    from gnoming_rules.ruleset import merge_patch
+    from gnoming_rules.core.ruleset import merge_patch
 
     # The RFC's own example (section 3), keys and values kept as the RFC writes them.
     target = {"title": "Goodbye!", "author": {"givenName": "John", "familyName": "Doe"},

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import gnoming_rules as gr
-from gnoming_rules.ruleset import MAX_SCORE_VALUE
+from gnoming_rules.core.ruleset import MAX_SCORE_VALUE
 
 REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     # (case, override of standard, field the message must start with, what it must say)

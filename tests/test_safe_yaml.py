@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import recorded_games
 
-from gnoming_rules import safe_yaml
-from gnoming_rules.safe_yaml import UnreadableYamlError, load_yaml
+from gnoming_rules.formats import safe_yaml
+from gnoming_rules.formats.safe_yaml import UnreadableYamlError, load_yaml
 from gnoming_rules.testing import RecordedGame
 
 HAS_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))

@@ -10,8 +10,8 @@ import pytest
 from kit import EXAMPLES, ROOT
 
 import gnoming_rules as gr
-from gnoming_rules.record import ACTIONS
-from gnoming_rules.schemas import SCHEMAS, record_schema, ruleset_schema, schema_text
+from gnoming_rules.formats.record import ACTIONS
+from gnoming_rules.formats.schemas import SCHEMAS, record_schema, ruleset_schema, schema_text
 
 RULE_FIELDS = {
     "deck",

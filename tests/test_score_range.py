@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from gnoming_rules.cards import face_from_text
 from gnoming_rules.cli import main
-from gnoming_rules.errors import INT64_MAX, RulesetError
-from gnoming_rules.ruleset import MAX_SCORE_VALUE, load_ruleset
-from gnoming_rules.validate import validate_file
+from gnoming_rules.core.cards import face_from_text
+from gnoming_rules.core.errors import INT64_MAX, RulesetError
+from gnoming_rules.core.ruleset import MAX_SCORE_VALUE, load_ruleset
+from gnoming_rules.referee.validate import validate_file
 
 FIELDS = [
     ("hazard.penalty", {"hazard": {"penalty": 2**62}}),

@@ -14,8 +14,8 @@ from itertools import combinations
 import pytest
 
 import gnoming_rules as gr
-from gnoming_rules.cards import Face
-from gnoming_rules.scoring import _score_with
+from gnoming_rules.core.cards import Face
+from gnoming_rules.core.scoring import _score_with
 
 
 def _by_definition(rules: gr.Ruleset, cards: list[Face]) -> int:

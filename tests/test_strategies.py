@@ -27,6 +27,7 @@ from strategies import (
 )
 
 import gnoming_rules as gr
+from gnoming_rules.formats.record import RecordFormat
 
 
 def deck_of(ruleset: gr.Ruleset) -> Counter[gr.Face]:
@@ -163,7 +164,7 @@ def test_complete_records_with_claims_claim_every_score_and_the_result(record: g
 @settings(max_examples=max(4, settings().max_examples // 4))  # YAML is read slowly
 @given(record_texts(records(complete=False, claims=False)))
 def test_record_texts_read_back_as_partial_records_without_claims(
-    written: tuple[str, gr.record.RecordFormat],
+    written: tuple[str, RecordFormat],
 ) -> None:
     text, fmt = written
     record = gr.parse_record(text, format=fmt)

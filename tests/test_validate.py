@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from kit import EXAMPLES, ILLEGAL, examples, verdict_of, where
 
 import gnoming_rules as gr
-from gnoming_rules.bots import play_game
-from gnoming_rules.record import parse_record
-from gnoming_rules.validate import (
+from gnoming_rules.formats.record import parse_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.validate import (
     INPUT_ERROR_CODES,
     replay_file,
     replay_record,

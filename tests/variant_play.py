@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from builders import random_move
 
 import gnoming_rules as gr
-from gnoming_rules.cards import sorted_faces
+from gnoming_rules.core.cards import sorted_faces
 
 Policy = Callable[[gr.Ruleset, gr.State], gr.PlayerMove]
 

@@ -1,7 +1,7 @@
 """Griffe extension for the API pages: the docstrings' reST markup, rendered as Markdown.
 
 The package's docstrings are written for ``help()`` and use a little reST: roles such as
-:class:`~gnoming_rules.state.State` and ``Example::`` literal blocks. mkdocstrings reads
+:class:`~gnoming_rules.core.state.State` and ``Example::`` literal blocks. mkdocstrings reads
 docstrings as Markdown, so this extension rewrites a role as a code span (``~`` keeps the
 last name only, as in Sphinx) and a ``::`` literal block as a fenced Python block.
 """

@@ -11,7 +11,7 @@ wild mulligan may stand for one value in its row and another in its column.
 :func:`score_breakdown` also says which lines were sets and what each card counted;
 :func:`score_visible` scores only the cards a seat shows, for a bot that wants the score
 so far. Each refuses anything that is not a layout with a
-:class:`~gnoming_rules.errors.LayoutError` (code ``bad-layout``) naming the slot and the
+:class:`~gnoming_rules.core.errors.LayoutError` (code ``bad-layout``) naming the slot and the
 value: a ``None`` (a face-down card in ``State.visible_layout``), ``0``, ``"X"``, ``"5"``,
 ``5.0`` or ``True`` is not a card.
 """
@@ -76,7 +76,7 @@ class ScoreBreakdown:
 def score_layout(ruleset: Ruleset, cards: Sequence[Face]) -> int:
     """The lowest score of a full layout (row-major, every card counted) under ``ruleset``.
 
-    Raises :class:`~gnoming_rules.errors.LayoutError` (``bad-layout``) for the wrong
+    Raises :class:`~gnoming_rules.core.errors.LayoutError` (``bad-layout``) for the wrong
     number of cards or a slot that holds no card; for a layout with face-down cards
     (``None``) use :func:`score_visible`.
     """

@@ -24,16 +24,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from .ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
+from ..core.ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
 
 
 class RulesetResolver:
     """Resolves a record's ``ruleset`` (name, path or inline mapping) to a :class:`Ruleset`.
 
     ``files`` limits the ruleset files a record may make it read: ``"record"`` (the
-    default: the record's own folder), or as :data:`~gnoming_rules.ruleset.RulesetFiles`
-    says; ``trusted`` folders are allowed besides. Raises
-    :class:`~gnoming_rules.errors.RulesetError` as :func:`load_ruleset` does.
+    default: the record's own folder), or as
+    :data:`~gnoming_rules.core.ruleset.RulesetFiles` says; ``trusted`` folders are allowed
+    besides. Raises :class:`~gnoming_rules.core.errors.RulesetError` as
+    :func:`load_ruleset` does.
     """
 
     def __init__(

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from .errors import one_line
+from ..core.errors import one_line
 
 FAST = True
 """Read with libyaml when PyYAML has it (tests turn it off to check the pure loader)."""

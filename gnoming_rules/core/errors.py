@@ -70,7 +70,7 @@ class LayoutError(GnomingError, ValueError):
 class StateError(GnomingError):
     """A saved state that cannot be restored (code ``bad-state``).
 
-    Raised by :func:`~gnoming_rules.snapshot.state_from_dict`; the message starts with the
+    Raised by :func:`~gnoming_rules.formats.snapshot.state_from_dict`; the message starts with the
     field at fault, e.g. ``cards[1][4]: not a card: ...`` or ``phase: must be one of ...``.
     """
 

@@ -1,6 +1,6 @@
 """What one seat can see of the table: :func:`observe` and the :class:`Observation` it gives.
 
-A :class:`~gnoming_rules.state.State` is the referee's view: every card, the face-down
+A :class:`~gnoming_rules.core.state.State` is the referee's view: every card, the face-down
 ones and the draw pile's order included. A fair bot, or a server that sends each player
 their view, needs only what that seat could know at the table. By the rules:
 
@@ -21,16 +21,16 @@ their view, needs only what that seat could know at the table. By the rules:
 
 Two states that differ only in what a seat cannot see give that seat equal observations
 (the test suite checks it). The observation holds no ruleset: read the rules from the
-:class:`~gnoming_rules.ruleset.Ruleset` you already have.
+:class:`~gnoming_rules.core.ruleset.Ruleset` you already have.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Face
-from .errors import GnomingError
-from .state import Phase, State
+from ..core.cards import Face
+from ..core.errors import GnomingError
+from ..core.state import Phase, State
 
 __all__ = ["Observation", "observe"]
 
@@ -39,7 +39,7 @@ __all__ = ["Observation", "observe"]
 class Observation:
     """The table as one seat sees it (see the module's notes for what is hidden and why).
 
-    Fields mirror :class:`~gnoming_rules.state.State` where they are public.
+    Fields mirror :class:`~gnoming_rules.core.state.State` where they are public.
     """
 
     seat: int
@@ -86,7 +86,7 @@ class Observation:
 def observe(state: State, seat: int) -> Observation:
     """What ``seat`` can see of ``state``.
 
-    Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) when ``seat`` is not
+    Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) when ``seat`` is not
     at the table.
     """
     players = state.players

@@ -26,4 +26,4 @@ def bundled_path(name: str) -> Path:
     packaged = resources.files("gnoming_rules") / "_bundled" / name
     if packaged.is_file() or packaged.is_dir():
         return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / _SOURCE_TREE[name]
+    return Path(__file__).resolve().parents[2] / _SOURCE_TREE[name]

@@ -1,4 +1,4 @@
-"""Tables derived once from a :class:`~gnoming_rules.ruleset.Ruleset` for the hot path.
+"""Tables derived once from a :class:`~gnoming_rules.core.ruleset.Ruleset` for the hot path.
 
 The engine runs millions of moves; reading nested pydantic fields, recomputing grid
 lines or building a new move object per legal move would dominate the cost. A

@@ -1,6 +1,6 @@
 """Validating many record files: walking folders, and spreading the work over processes.
 
-Each worker process keeps its own :class:`~gnoming_rules.resolver.RulesetResolver`
+Each worker process keeps its own :class:`~gnoming_rules.referee.resolver.RulesetResolver`
 (caching file rulesets too: a run is short), validates whole files and sends back only
 the exit status and the text to print, so the parent does almost nothing but print in
 order. Small runs stay in one process: starting workers costs more than they save.
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .record import MAX_RECORD_BYTES
+from ..formats.record import MAX_RECORD_BYTES
 from .report import describe
 from .resolver import RulesetResolver
 from .validate import replay_bytes, replay_file

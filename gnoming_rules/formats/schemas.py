@@ -7,7 +7,7 @@ The ruleset schema describes a ruleset *file* as an author writes it: without
 Patch over its parent, so no field is required, nested mappings may be partial and an
 entry of ``deck.numbers`` may be ``null`` (which deletes it).
 
-``python -m gnoming_rules.schemas [FOLDER]`` writes ``ruleset.schema.json`` and
+``python -m gnoming_rules.formats.schemas [FOLDER]`` writes ``ruleset.schema.json`` and
 ``record.schema.json`` (``make schemas``); a test fails when the committed files are stale.
 """
 
@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.ruleset import Ruleset
 from .record import RECORD_ADAPTER
-from .ruleset import Ruleset
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FACE_KEY = "^-?[1-9][0-9]*$"
@@ -122,7 +122,7 @@ def write_schemas(folder: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gnoming_rules.schemas [FOLDER]`` (default ``schemas``)."""
+    """``python -m gnoming_rules.formats.schemas [FOLDER]`` (default ``schemas``)."""
     args = sys.argv[1:] if argv is None else argv
     for path in write_schemas(Path(args[0] if args else "schemas")):
         print(f"wrote {path}")

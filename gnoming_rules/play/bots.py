@@ -1,6 +1,6 @@
 """Bots that play whole games, and :func:`play_game`, which records what they play.
 
-A bot picks one of :func:`~gnoming_rules.engine.legal_moves`, so it can never make an
+A bot picks one of :func:`~gnoming_rules.core.engine.legal_moves`, so it can never make an
 illegal move. :class:`RandomBot` picks uniformly. :class:`GreedyBot` keeps a card when
 that lowers its *estimated* score: the score of its layout with every face-down card
 counted at the deck's average value and kept out of sets. Neither looks ahead; they
@@ -13,15 +13,15 @@ import random
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
-from .cards import Face
-from .engine import apply, legal_moves, new_game, sample_chance
-from .errors import GnomingError
-from .moves import Bounce, Discard, Draw, Move, Place, PlayerMove
-from .record import Record
+from ..core.cards import Face
+from ..core.engine import apply, legal_moves, new_game, sample_chance
+from ..core.errors import GnomingError
+from ..core.moves import Bounce, Discard, Draw, Move, Place, PlayerMove
+from ..core.ruleset import Ruleset
+from ..core.scoring import score_visible
+from ..core.state import Phase, State
+from ..formats.record import Record
 from .recorder import Recorder
-from .ruleset import Ruleset
-from .scoring import score_visible
-from .state import Phase, State
 
 BotKind = Literal["random", "greedy"]
 
@@ -163,7 +163,7 @@ def estimate(
     """The layout's score with each face-down card counted at ``unknown`` (default: the
     deck's average card).
 
-    The face-up cards score as :func:`~gnoming_rules.scoring.score_visible` scores them
+    The face-up cards score as :func:`~gnoming_rules.core.scoring.score_visible` scores them
     (a line with a face-down card is no set: a set can only form from cards one sees),
     and each face-down card adds ``unknown``.
     """

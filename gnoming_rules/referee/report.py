@@ -1,6 +1,6 @@
 """A verdict told to a person: the failing move, the rule and its text, the layout at fault.
 
-:func:`describe` turns a :class:`~gnoming_rules.validate.Replay` into the text
+:func:`describe` turns a :class:`~gnoming_rules.referee.validate.Replay` into the text
 ``gnoming validate`` prints: one line for a valid record or an input error found before
 the replay, and for a rule violation, a false claim or a ``bad-record`` found during the
 replay (a discard that names no pile) a short block: the move as the record wrote it,
@@ -15,11 +15,11 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import HAZARD, Face, face_text, is_positive, sorted_faces
-from .render import draw_layout, draw_piles, seat_name
+from ..core.cards import HAZARD, Face, face_text, is_positive, sorted_faces
+from ..core.scoring import score_breakdown
+from ..core.state import State
+from ..play.render import draw_layout, draw_piles, seat_name
 from .rulebook import rule_text
-from .scoring import score_breakdown
-from .state import State
 from .validate import Replay
 
 CARD_CLAIM = (

@@ -1,9 +1,9 @@
-"""The referee: a pure transition function over :class:`~gnoming_rules.state.State`.
+"""The referee: a pure transition function over :class:`~gnoming_rules.core.state.State`.
 
 ``apply(ruleset, state, move)`` returns the next state or raises
-:class:`~gnoming_rules.errors.IllegalMove`; it never changes its inputs and has no
+:class:`~gnoming_rules.core.errors.IllegalMove`; it never changes its inputs and has no
 randomness of its own: deals and reshuffles arrive as chance events
-(:class:`~gnoming_rules.moves.Deal`, :class:`~gnoming_rules.moves.Reshuffle`), which
+(:class:`~gnoming_rules.core.moves.Deal`, :class:`~gnoming_rules.core.moves.Reshuffle`), which
 :func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
 exactly the player moves ``apply`` accepts.
 

@@ -2,7 +2,7 @@
 
 The text is the project's own statement of the rules, ``docs/rules.md`` (shipped in the
 wheel), numbered as the spec: ``"7.2"`` is a paragraph, ``"8"`` a whole section (its
-title). Rule numbers are those of :attr:`IllegalMove.rule <gnoming_rules.errors.IllegalMove>`
+title). Rule numbers are those of :attr:`IllegalMove.rule <gnoming_rules.core.errors.IllegalMove>`
 and of a verdict's ``rule``.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .bundled import bundled_path
+from ..core.bundled import bundled_path
 
 _PARAGRAPH = re.compile(r"^\*\*(\d+\.\d+)(.*?)\*\*(.*)$")
 _SECTION = re.compile(r"^## (\d+)\. (.*)$")

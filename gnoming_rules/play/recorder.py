@@ -1,6 +1,6 @@
 """Writing a game down as it is played: a :class:`Recorder` turns moves into a :class:`Record`.
 
-Feed it every move given to :func:`~gnoming_rules.engine.apply` (deals and reshuffles
+Feed it every move given to :func:`~gnoming_rules.core.engine.apply` (deals and reshuffles
 included) with the state that followed; :meth:`Recorder.record` then gives a record that
 the validator accepts. It always names the rules by ``ruleset_sha256``. With
 ``claims=True`` (the default) it also writes what the table saw: each move's ``card``
@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .entries import card_claim, move_to_entry
-from .moves import Deal, Move
-from .record import FORMAT, Record
-from .ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .state import State
+from ..core.moves import Deal, Move
+from ..core.ruleset import Ruleset, bundled_rulesets, load_ruleset
+from ..core.state import State
+from ..formats.entries import card_claim, move_to_entry
+from ..formats.record import FORMAT, Record
 
 
 class Recorder:

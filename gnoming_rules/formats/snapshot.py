@@ -1,19 +1,19 @@
-"""Saving a :class:`~gnoming_rules.state.State` as JSON data and restoring it exactly.
+"""Saving a :class:`~gnoming_rules.core.state.State` as JSON data and restoring it exactly.
 
 A server that keeps games between requests, or a tool that stores a position, writes
 ``state_to_dict(state)`` with ``json.dumps`` and gets the same state back with
 ``state_from_dict(json.loads(text), ruleset)``: equal to the original, field for field
-(the phase a :class:`~gnoming_rules.state.Phase` again, tuples as tuples). The form is
+(the phase a :class:`~gnoming_rules.core.state.Phase` again, tuples as tuples). The form is
 versioned (``"format": "gnoming-state/1"``) and holds every card, the face-down ones and
 the draw pile's order included: it is the referee's view, not a player's (for that, see
-:func:`~gnoming_rules.observation.observe`).
+:func:`~gnoming_rules.play.observation.observe`).
 
 The fields are the state's own, in JSON terms: cards by face (rule 1.3), the phase by
 its name in lower case (``"draw"``), the face-up and filled masks as lists of slots.
 Restoring checks everything before building the state, so the engine never sees a
 state it could not have reached by its own moves in shape: a missing or unknown field, a
 value of the wrong type, a seat or slot that does not exist, or fields that contradict
-each other raise :class:`~gnoming_rules.errors.StateError` (``bad-state``) with the
+each other raise :class:`~gnoming_rules.core.errors.StateError` (``bad-state``) with the
 field's path. Given the ruleset, it also checks that the state fits it: the player
 count, the layout size, the round count, and that the cards are exactly the deck.
 """
@@ -24,11 +24,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .cards import Face, sorted_faces
-from .errors import StateError
+from ..core.cards import Face, sorted_faces
+from ..core.errors import StateError
+from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
+from ..core.state import Phase, State
 from .fields import FieldReader
-from .ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
-from .state import Phase, State
 
 STATE_FORMAT: Final = "gnoming-state/1"
 """The value of a saved state's ``format`` field."""
@@ -72,7 +72,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
 def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     """The state that :func:`state_to_dict` wrote as ``data``.
 
-    Raises :class:`~gnoming_rules.errors.StateError` (``bad-state``) naming the field at
+    Raises :class:`~gnoming_rules.core.errors.StateError` (``bad-state``) naming the field at
     fault when ``data`` is not a saved state; with ``ruleset``, also when the state does
     not fit those rules (players, layout size, rounds, the deck's cards).
     """

@@ -5,13 +5,13 @@ round's ``moves``, a plain dict.
 ``{"action": "draw", "player": 2, "source": "discard", "pile": 1, "card": 7}`` and
 ``move_from_entry`` reads such a dict back into the engine's move. A server that takes
 moves as JSON, or a tool that edits records, uses these two instead of its own mapping;
-the :class:`~gnoming_rules.recorder.Recorder` writes its entries with
+the :class:`~gnoming_rules.play.recorder.Recorder` writes its entries with
 :func:`move_to_entry` and :func:`card_claim`.
 
 :func:`move_from_entry` checks an entry as the record format does: the action, the
 fields each action takes (nothing else), integers that are integers, a ``pile`` of 0 or
 1 that a draw from the discard names and a draw from the deck does not, and a ``card``
-that is a card face. Anything else raises :class:`~gnoming_rules.errors.RecordError`
+that is a card face. Anything else raises :class:`~gnoming_rules.core.errors.RecordError`
 (``bad-record``) whose message starts with the field. What the rules decide (whose move
 it is, a slot outside the layout: ``bad-slot``) is left to the engine, as in a record.
 A ``card`` claim is checked for form but is not part of the move: compare it with
@@ -23,10 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .cards import Face
-from .errors import RecordError
-from .fields import FieldReader
-from .moves import (
+from ..core.cards import Face
+from ..core.errors import RecordError
+from ..core.moves import (
     PLAYER_MOVE_TYPES,
     Bounce,
     Deal,
@@ -39,7 +38,8 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
-from .state import State
+from ..core.state import State
+from .fields import FieldReader
 
 __all__ = ["card_claim", "move_from_entry", "move_to_entry"]
 
@@ -106,7 +106,7 @@ def card_claim(move: Move, after: State) -> Face | None:
 def move_from_entry(entry: Mapping[str, Any], players: int | None = None) -> PlayerMove | Reshuffle:
     """The engine's move for a record entry; ``players``, when given, bounds ``player``.
 
-    Raises :class:`~gnoming_rules.errors.RecordError` (``bad-record``) naming the field
+    Raises :class:`~gnoming_rules.core.errors.RecordError` (``bad-record``) naming the field
     when the entry is not a move entry of the record format.
     """
     read = FieldReader(lambda message: RecordError("bad-record", message))

@@ -16,7 +16,7 @@ The first failure stops the replay. The verdict still says which rounds had fini
 
 Speed: each distinct move entry is turned into an engine move once and the pair is
 shared (engine moves are immutable), so the per-move work is a dict lookup, one
-:func:`~gnoming_rules.engine.apply` and, when the record claims a card, one comparison.
+:func:`~gnoming_rules.core.engine.apply` and, when the record claims a card, one comparison.
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TypeAlias
 
-from .cards import HAZARD, Face, a_card
-from .engine import apply, new_game
-from .errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
-from .moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .record import Record, RecordFormat, Result, field_path, parse_record, read_record
+from ..core.cards import HAZARD, Face, a_card
+from ..core.engine import apply, new_game
+from ..core.errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
+from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from ..core.ruleset import Ruleset, RulesetSource
+from ..core.state import Phase, State
+from ..formats.record import Record, RecordFormat, Result, field_path, parse_record, read_record
 from .resolver import RulesetResolver
-from .ruleset import Ruleset, RulesetSource
-from .state import Phase, State
 
 INPUT_ERROR_CODES: Final = frozenset(
     {"bad-record", "bad-deal", "unknown-ruleset", "ruleset-mismatch"}

@@ -6,10 +6,10 @@ strictly: integers are integers, unknown fields are refused, faces are ``int`` (
 record holds hundreds of them and a validator replays thousands of records: a dict costs
 less to build, and the validator turns each distinct move into a shared engine move.
 
-Every problem becomes a :class:`~gnoming_rules.errors.RecordError` with code
+Every problem becomes a :class:`~gnoming_rules.core.errors.RecordError` with code
 ``bad-record`` and a message that starts with the path of the offending field, e.g.
 ``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read by
-:mod:`~gnoming_rules.safe_yaml` (no aliases, no "billion laughs"), and inputs over
+:mod:`~gnoming_rules.formats.safe_yaml` (no aliases, no "billion laughs"), and inputs over
 :data:`MAX_RECORD_BYTES` are refused before parsing.
 """
 
@@ -30,8 +30,8 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
-from .cards import Face
-from .errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
+from ..core.cards import Face
+from ..core.errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
 from .reading import read_regular_file
 from .safe_yaml import DuplicateKeyError, UnreadableYamlError, load_yaml, quoted_key
 

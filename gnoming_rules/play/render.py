@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Face, face_text
-from .ruleset import Ruleset
-from .state import Phase, State
+from ..core.cards import Face, face_text
+from ..core.ruleset import Ruleset
+from ..core.state import Phase, State
 
 CELL = 6
 """Width of one grid cell, enough for ``(-12)*``."""

@@ -33,10 +33,10 @@ from pydantic import (
     model_validator,
 )
 
+from ..formats.reading import NotRegularFileError, read_regular_file
+from ..formats.safe_yaml import UnreadableYamlError, load_yaml
 from .bundled import bundled_path
 from .errors import INT64_MAX, MAX_NAME, RulesetError, one_line, quoted
-from .reading import NotRegularFileError, read_regular_file
-from .safe_yaml import UnreadableYamlError, load_yaml
 
 if TYPE_CHECKING:
     from .compiled import CompiledRules
@@ -48,7 +48,7 @@ RulesetFiles = Literal["any", "none"] | Path | Collection[Path]
 only those inside the folders given (after resolving ``..`` and symlinks). Whatever reads
 a record picks one of the last two, so that a record's ``ruleset`` (or an ``extends`` in
 the files it names) cannot make it read other files; see
-:class:`~gnoming_rules.resolver.RulesetResolver`."""
+:class:`~gnoming_rules.referee.resolver.RulesetResolver`."""
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 _T = TypeVar("_T")

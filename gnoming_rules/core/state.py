@@ -100,7 +100,7 @@ class State(NamedTuple):
         """The seat to move next, for code that expects a player's move: :attr:`actor` as an
         ``int``, so that ``bots[state.to_move]`` type-checks.
 
-        Raises :class:`~gnoming_rules.errors.GnomingError` (``no-player-to-move``) while a
+        Raises :class:`~gnoming_rules.core.errors.GnomingError` (``no-player-to-move``) while a
         chance event is due (check :attr:`is_chance` first) or after the game.
         """
         actor = self.actor

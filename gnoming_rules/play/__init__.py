@@ -1,0 +1,2 @@
+"""Play: bots, the recorder that writes a record while a game is played, a seat's
+observation and the text rendering of the table."""
