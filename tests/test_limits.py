@@ -10,16 +10,19 @@ resident set when it ends.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
+from kit import EXAMPLES
 
 from gnoming_rules.core.errors import RulesetError
 from gnoming_rules.core.ruleset import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
 from gnoming_rules.formats.record import MAX_RECORD_BYTES
+from gnoming_rules.referee import batch
 
 GIB = 1024**3
 
@@ -148,3 +151,27 @@ def test_a_longer_extends_chain_is_refused_in_one_line(tmp_path: Path, links: in
     message = refused.value.message
     assert refused.value.code == "bad-ruleset" and "recursion" not in message
     assert f"more than {MAX_EXTENDS} rulesets" in message and "\n" not in message
+
+
+# --- processes --------------------------------------------------------------------------------
+
+
+def test_jobs_are_capped_at_the_cpus_available(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--jobs 10000`` starts no more worker processes than there are CPUs to run them."""
+    started: list[int] = []
+    real = multiprocessing.get_context
+
+    class Counting:
+        def __init__(self, method: str | None) -> None:
+            self.context = real(method)
+
+        def Pool(self, workers: int) -> Any:  # noqa: N802 - multiprocessing's name
+            started.append(workers)
+            return self.context.Pool(workers)
+
+    monkeypatch.setattr(batch, "available_cpus", lambda: 2)
+    monkeypatch.setattr(multiprocessing, "get_context", Counting)
+    files = [EXAMPLES / "tiny-game.json"] * 12
+    reports = list(batch.check_files(files, jobs=10_000, as_json=True))
+    assert [report.status for report in reports] == [0] * 12
+    assert started == [2]

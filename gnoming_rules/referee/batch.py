@@ -74,27 +74,34 @@ def _says_record(path: Path) -> bool:
 STDIN = "-"
 """The file name that means standard input, as in ``gnoming play --out - | gnoming validate -``."""
 
-_resolver: RulesetResolver | None = None
+_resolvers: dict[tuple[str, ...], RulesetResolver] = {}
+"""One cache per worker process and set of trusted folders, made on first use."""
 
 
-def check_file(path: str, ruleset: str | None = None, as_json: bool = False) -> FileReport:
+def check_file(
+    path: str,
+    ruleset: str | None = None,
+    as_json: bool = False,
+    trusted: tuple[str, ...] = (),
+) -> FileReport:
     """Validate one file in this process; the text is the JSON verdict or the human report.
     ``-`` (:data:`STDIN`) is the record on standard input, read up to the size limit; it
-    may name bundled and inline rulesets only (and files in trusted folders)."""
-    global _resolver  # noqa: PLW0603 - one cache per worker process, made on first use
-    if _resolver is None:
-        _resolver = RulesetResolver(cache_files=True)
+    may name bundled and inline rulesets only (and files in ``trusted`` folders, whose
+    rulesets any record may name besides those in its own folder)."""
+    resolver = _resolvers.get(trusted)
+    if resolver is None:
+        resolver = _resolvers[trusted] = RulesetResolver(cache_files=True, trusted=trusted)
     if path == STDIN:
         # One byte past the limit is enough to refuse: an endless input is never read whole.
         data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        replay = replay_bytes(data, ruleset=ruleset, resolver=_resolver)
+        replay = replay_bytes(data, ruleset=ruleset, resolver=resolver)
     else:
-        replay = replay_file(path, ruleset=ruleset, resolver=_resolver)
+        replay = replay_file(path, ruleset=ruleset, resolver=resolver)
     text = replay.verdict.to_json() if as_json else describe(path, replay)
     return FileReport(path, replay.verdict.exit_status, text)
 
 
-def _check_task(task: tuple[str, str | None, bool]) -> FileReport:
+def _check_task(task: tuple[str, str | None, bool, tuple[str, ...]]) -> FileReport:
     return check_file(*task)
 
 
@@ -113,11 +120,16 @@ def check_files(
     jobs: int | None = None,
     ruleset: str | None = None,
     as_json: bool = False,
+    trusted: Sequence[str | Path] = (),
 ) -> Iterator[FileReport]:
     """Reports for ``files``, in their order, computed by ``jobs`` processes (default: the
-    CPUs available), never more processes than files."""
-    tasks = [(str(path), ruleset, as_json) for path in files]
-    workers = min(available_cpus() if jobs is None else jobs, len(tasks))
+    CPUs available), never more processes than files nor than the CPUs available (a
+    larger ``jobs`` is capped: more processes than CPUs only cost memory). ``trusted``
+    folders hold rulesets that any record may name."""
+    folders = tuple(str(folder) for folder in trusted)
+    tasks = [(str(path), ruleset, as_json, folders) for path in files]
+    cpus = available_cpus()
+    workers = min(cpus if jobs is None else min(jobs, cpus), len(tasks))
     if workers <= 1 or len(tasks) < SERIAL_BELOW:
         yield from map(_check_task, tasks)
         return
