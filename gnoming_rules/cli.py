@@ -26,7 +26,7 @@ from typing import IO, Any, NoReturn
 import yaml
 
 from .core.cards import face_from_text
-from .core.errors import GnomingError, RulesetError, one_line, quoted
+from .core.errors import GnomingError, RulesetError, one_line, printable, quoted
 from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset
 from .core.scoring import score_breakdown
 from .formats.record import dump_record, write_record
@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()  # the reader went away (| head): nothing more to say
         return 0
     except OSError as error:
-        return _fail(f"{error.filename or 'input'}: {error.strerror or error}")
+        where = printable(str(error.filename)) if error.filename else "input"
+        return _fail(f"{where}: {one_line(str(error.strerror or error))}")
     except Exception as error:  # a bug: still one line, and a status that says so
         return _fail(f"internal error: {type(error).__name__}: {error}")
 
@@ -108,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=None,
         metavar="N",
-        help="processes that check files (default: the CPUs this process may use, "
-        "at most one per file)",
+        help="processes that check files (default: the CPUs this process may use; never "
+        "more than those CPUs, nor than the files)",
     )
     validate.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     validate.set_defaults(command=cmd_validate)
@@ -297,7 +298,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     talk = sys.stderr if to_stdout else sys.stdout
     seats = record.players
     print(
-        f"seed {seed}: {len(seats)} players, ruleset {rules.name}, {args.bot} bots, "
+        f"seed {seed}: {len(seats)} players, ruleset {one_line(rules.name)}, {args.bot} bots, "
         f"{seat_name(record.first_player, seats)} starts",
         file=talk,
     )
@@ -330,9 +331,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         # Refused before any move (structure, ruleset, player count, deals): nothing to draw.
         error = whole.verdict.error
         assert error is not None
-        return _fail(f"{args.path}: {error.code}: {error.message}")
+        return _fail(f"{printable(args.path)}: {error.code}: {error.message}")
     if not record.rounds:
-        print(f"{args.path}: no round has been dealt yet")
+        print(f"{printable(args.path)}: no round has been dealt yet")
         return 0
     last = len(record.rounds) - 1
     round_index = last if args.round is None else args.round
@@ -349,7 +350,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     state, rules = replay.state, replay.ruleset
     assert rules is not None
     print(
-        f"{args.path}: ruleset {rules.name}, {len(record.players)} players, "
+        f"{printable(args.path)}: ruleset {one_line(rules.name)}, {len(record.players)} players, "
         f"{rules.rounds} round{'s' if rules.rounds > 1 else ''}"
     )
     error = replay.verdict.error

@@ -591,8 +591,8 @@ def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
 def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``--jobs 300`` on 10 files started 300 processes; the default was os.cpu_count(),
-    not the CPUs this process may run on."""
+    """Workers: the CPUs this process may run on by default, and never more than the
+    files nor than those CPUs, whatever ``--jobs`` asks."""
     started: list[int] = []
 
     class FakePool:
@@ -613,11 +613,13 @@ def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
 
     monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Context())
     files = [EXAMPLES / "tiny-game.json"] * 10
+    monkeypatch.setattr(batch, "available_cpus", lambda: 64)
     assert len(list(batch.check_files(files, jobs=300))) == 10
-    assert started == [10]
+    assert started == [10]  # no more than the files
     monkeypatch.setattr(batch, "available_cpus", lambda: 3)
     list(batch.check_files(files))
-    assert started == [10, 3]
+    list(batch.check_files(files, jobs=300))
+    assert started == [10, 3, 3]  # no more than the CPUs, whatever --jobs says
     assert build_parser().parse_args(["validate", "x"]).jobs is None  # the default: CPUs
     monkeypatch.undo()
     if hasattr(os, "sched_getaffinity"):

@@ -107,7 +107,13 @@ def one_line(text: str, limit: int = MAX_NAME) -> str:
     """``text`` as it is when it prints on one line, else JSON-quoted with escapes (``"a\\nb"``),
     cut to ``limit`` characters (ending ``...``): a name taken from the input (a field, a
     file) never breaks a message into lines, nor fills a screen."""
-    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return printable(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def printable(text: str) -> str:
+    """``text`` as it is when it prints on one line, else JSON-quoted with ASCII escapes
+    (``"a\\nb"``, ``"\\u001b[31m"``): text taken from the input (a file name, a player's
+    name) cannot then forge a line of output or reach a terminal as a control sequence."""
     return text if text.isprintable() else json.dumps(text)
 
 
