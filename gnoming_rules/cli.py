@@ -15,6 +15,7 @@ passed. Use it to point at rules that moved; to try a game under other rules, re
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -34,6 +35,7 @@ from .formats.schemas import ruleset_schema, schema_text
 from .play.bots import NAMES, play_game
 from .play.render import describe_turn, draw_layout, draw_table, seat_name
 from .referee.batch import check_files, record_files
+from .referee.resolver import RulesetResolver
 from .referee.validate import replay_file
 
 PROGRESS_FROM = 50
@@ -112,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes that check files (default: the CPUs this process may use; never "
         "more than those CPUs, nor than the files)",
     )
+    _trust_option(validate)
     validate.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     validate.set_defaults(command=cmd_validate)
 
@@ -162,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="replay under R, a name or a path (default: the ruleset the record names)",
     )
+    _trust_option(show)
     show.set_defaults(command=cmd_show)
 
     score = commands.add_parser("score", help="score one layout, with the breakdown")
@@ -198,6 +202,17 @@ playable record. --ruleset R replaces the ruleset a record names; its ruleset_sh
 if any, must still match R."""
 
 
+def _trust_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--trust-rulesets",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of trusted rulesets: any record may name a ruleset file inside it "
+        "(repeatable; default: none, a record may name files in its own folder only)",
+    )
+
+
 def _positive(text: str) -> int:
     """A whole number of at least 1 (its error says so, not "invalid _positive value")."""
     try:
@@ -221,21 +236,42 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
     counts = [0, 0, 0]
     progress = _Progress(len(files)) if len(files) >= PROGRESS_FROM else None
-    for report in check_files(files, jobs=args.jobs, ruleset=args.ruleset, as_json=args.json):
-        counts[report.status] += 1
+    reports = check_files(
+        files,
+        jobs=args.jobs,
+        ruleset=args.ruleset,
+        as_json=args.json,
+        trusted=args.trust_rulesets,
+    )
+    try:
+        for report in reports:
+            counts[report.status] += 1
+            if progress is not None:
+                progress.clear()
+            if args.json or not (args.quiet and report.status == 0):
+                print(report.text, flush=progress is not None)
+            if progress is not None:
+                progress.update(sum(counts))
         if progress is not None:
             progress.clear()
-        if args.json or not (args.quiet and report.status == 0):
-            print(report.text, flush=progress is not None)
-        if progress is not None:
-            progress.update(sum(counts))
-    if progress is not None:
-        progress.clear()
-    if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
-        count = f"{len(files)} file{'' if len(files) == 1 else 's'}"
-        summary = f"{count}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
-        print(summary, file=sys.stderr if args.json else sys.stdout)
+        if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
+            count = f"{len(files)} file{'' if len(files) == 1 else 's'}"
+            summary = f"{count}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
+            print(summary, file=sys.stderr if args.json else sys.stdout)
+    except BrokenPipeError:  # the reader went away (| head): the verdicts found still count
+        _drop_output()
     return 2 if counts[2] else 1 if counts[1] else 0
+
+
+def _drop_output() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of a
+    closed pipe neither fails nor prints a warning."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real file (a test's buffer): nothing will flush it
 
 
 class _Progress:
@@ -325,7 +361,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``gnoming show FILE [--round R] [--move M]``: the table at one point of a record."""
-    whole = replay_file(args.path, ruleset=args.ruleset)
+    resolver = RulesetResolver(trusted=args.trust_rulesets)
+    whole = replay_file(args.path, ruleset=args.ruleset, resolver=resolver)
     record = whole.record
     if record is None or whole.ruleset is None or whole.state is None:
         # Refused before any move (structure, ruleset, player count, deals): nothing to draw.
@@ -346,7 +383,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             f"--move {move_index}: round {round_index} has {moves} moves: --move 0 to {moves} "
             f"({moves}: after its last move)"
         )
-    replay = replay_file(args.path, ruleset=args.ruleset, until=(round_index, move_index))
+    until = (round_index, move_index)
+    replay = replay_file(args.path, ruleset=args.ruleset, resolver=resolver, until=until)
     state, rules = replay.state, replay.ruleset
     assert rules is not None
     print(

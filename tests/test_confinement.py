@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from kit import examples
 
+from gnoming_rules.cli import main
 from gnoming_rules.core.ruleset import load_ruleset
 from gnoming_rules.referee.resolver import RulesetResolver
 from gnoming_rules.referee.validate import Verdict, replay_bytes, validate_file
@@ -183,3 +184,15 @@ def test_a_named_pipe_in_the_folder_is_refused_without_waiting(layout: dict[str,
     path = write(layout["records"], record_naming("pipe.yaml"))
     code, message = error_of(validate_file(path))
     assert code == "unknown-ruleset" and "not a regular file" in message, message
+
+
+def test_the_command_line_trusts_the_folders_it_is_given(
+    layout: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(layout["records"], record_naming("../outside/tiny.yaml"))
+    assert main(["validate", str(path)]) == 2
+    assert '"../outside/tiny.yaml"' in capsys.readouterr().out
+    assert main(["validate", str(path), "--trust-rulesets", str(layout["outside"])]) == 0
+    assert main(["show", str(path), "--trust-rulesets", str(layout["outside"])]) == 0
+    assert main(["show", str(path)]) == 2
+    assert "unknown-ruleset" in capsys.readouterr().err

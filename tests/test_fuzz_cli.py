@@ -162,3 +162,20 @@ def test_play_under_any_ruleset_that_ruleset_check_accepts_writes_a_valid_record
         assert played[0] == 0 and "internal error" not in played[2], played[2]
         check_verdicts(*run(["validate", "--json", str(out)]), count=1)
         assert json.loads(run(["validate", "--json", str(out)])[1])["valid"]
+
+
+class _ClosedPipe(io.StringIO):
+    """Standard output whose reader went away after the first line (``| head -1``)."""
+
+    def write(self, text: str) -> int:
+        if self.getvalue().count("\n") >= 1:
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+def test_a_broken_pipe_keeps_the_status_of_the_verdicts_found() -> None:
+    broken = str(Path(__file__).resolve().parent.parent / "examples/illegal/bad-slot.json")
+    fine = str(Path(__file__).resolve().parent.parent / "examples/tiny-game.json")
+    for args, status in ([fine, broken], 1), ([broken, fine], 1), ([fine, fine], 0):
+        with contextlib.redirect_stdout(_ClosedPipe()):
+            assert main(["validate", "--json", *args]) == status, args
