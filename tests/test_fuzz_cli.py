@@ -24,10 +24,9 @@ from hypothesis import strategies as st
 from record_mutations import mutated, render
 
 from gnoming_rules.cli import main
-from gnoming_rules.core.errors import ERROR_CODES
+from gnoming_rules.core.errors import ERROR_CODES, INPUT_ERROR_CODES
 from gnoming_rules.core.ruleset import load_ruleset
 from gnoming_rules.formats.record import RecordFormat
-from gnoming_rules.referee.validate import INPUT_ERROR_CODES
 from gnoming_rules.testing import recorded_games
 
 FORMATS: st.SearchStrategy[RecordFormat] = st.sampled_from(["json", "yaml"])

@@ -8,7 +8,6 @@ read by both and compared.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import recorded_games
 
+from gnoming_rules.core.errors import UnreadableYamlError
 from gnoming_rules.formats import safe_yaml
-from gnoming_rules.formats.safe_yaml import UnreadableYamlError, load_yaml
+from gnoming_rules.formats.safe_yaml import load_yaml
 from gnoming_rules.testing import RecordedGame
 
 HAS_LIBYAML = bool(getattr(yaml, "__with_libyaml__", False))
@@ -50,7 +50,7 @@ def outcome(raw: bytes, fast: bool) -> tuple[str, Any]:
         try:
             return "data", load_yaml(raw)
         except UnreadableYamlError as error:
-            return "refused", str(error)
+            return "refused", error.message
 
 
 # --- every guard, on both paths -----------------------------------------------------------------
@@ -103,7 +103,7 @@ def test_both_paths_read_the_same_data(fast: bool) -> None:
     assert outcome(text, fast) == (
         "data",
         {
-            "a": [1, -2, "H", "M", "x", 31, 1000, None, True, 1.5],
+            "a": [1, -2, "H", "M", "x", 31, "1_000", None, "yes", 1.5],  # YAML 1.2
             "<<": 2,  # plain keys, as in JSON: no merge, no value key
             "=": 3,
             "anchored": 4,  # an anchor without an alias is harmless
@@ -159,4 +159,4 @@ def _record_text(recorded: RecordedGame) -> bytes:
 @given(yaml_texts | yaml_pieces | recorded_games().map(_record_text))
 def test_libyaml_and_the_pure_loader_agree_on_any_input(raw: bytes) -> None:
     fast, pure = outcome(raw, True), outcome(raw, False)
-    assert json.dumps(fast, default=repr) == json.dumps(pure, default=repr)
+    assert repr(fast) == repr(pure)  # repr: a !!binary key is bytes, which JSON cannot write

@@ -21,6 +21,10 @@ Face: TypeAlias = int | Literal["H", "M"]
 """A card, written by its face."""
 
 _NUMBER = re.compile("[-+]?[0-9]+")
+HIDDEN: Final = 0
+"""A stand-in for a card nobody sees (a view's face-down card, the draw pile's order): ``0``
+is no card (:func:`is_face` is false), so it is never mistaken for one, and the engine
+never reads it to decide a move (``gnoming_rules.play.observation.stand_in``)."""
 
 
 def is_face(value: object) -> TypeGuard[Face]:
