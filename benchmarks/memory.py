@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from gnoming_rules.core.ruleset import load_ruleset
-from gnoming_rules.formats.record import dump_record
+from gnoming_rules.formats.record import RECORD_ADAPTER, dump_record
 from gnoming_rules.play.bots import play_game
 
 MIB = 1024 * 1024
@@ -60,11 +60,9 @@ def record_text(size: int, *, yaml: bool, colons: bool) -> str:
     one = len(json.dumps(data["rounds"][0]))
     data["rounds"] = [data["rounds"][i % 3] for i in range(max(1, size // one))]
     data.pop("result", None)
-    from gnoming_rules.formats.record import parse_record
-
     if not yaml:
         return _fit(json.dumps(data, separators=(",", ":")), size)
-    return _fit(dump_record(parse_record(json.dumps(data)), format="yaml"), size)
+    return _fit(dump_record(RECORD_ADAPTER.validate_python(data), format="yaml"), size)
 
 
 def _fit(text: str, size: int) -> str:
@@ -136,6 +134,23 @@ def main() -> None:
                   f"{per_byte:>9.1f}")  # fmt: skip
             if at_limit and peak > GIB:
                 print(f"  over 1 GiB: {peak / GIB:.2f} GiB")
+        for kind in ("json", "yaml"):  # the densest shape known: one deal of small numbers
+            text = dense_record(limits[kind])
+            path = Path(folder) / f"dense.{kind}"
+            path.write_text(text, encoding="utf-8")
+            base, peak, status = measure(path)
+            label = f"{kind} dense deal at the limit [exit {status}]"
+            print(f"{label:<34} {len(text):>11} {peak / MIB:>9.0f} {(peak - base) / MIB:>11.0f} "
+                  f"{(peak - base) / len(text):>9.1f}")  # fmt: skip
+
+
+def dense_record(size: int) -> str:
+    """A record of ``size`` bytes that is almost all one deal of ones: most values per byte."""
+    head = '{"format":"gnoming-record/1","ruleset":"standard","players":["a","b","c"],'
+    head += '"first_player":0,"rounds":[{"deal":['
+    tail = '1],"moves":[]}]}'
+    text = head + "1," * ((size - len(head) - len(tail)) // 2) + tail
+    return text + " " * (size - len(text))
 
 
 if __name__ == "__main__":
