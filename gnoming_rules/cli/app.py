@@ -21,11 +21,13 @@ from .command import Command, UsageError
 from .output import Output
 
 COMMANDS: Final = (
+    "impact",
     "play",
     "ruleset",
     "rulesets",
     "score",
     "show",
+    "stats",
     "validate",
 )
 """The command modules of :mod:`gnoming_rules.cli`, in the order ``gnoming --help`` lists them."""
