@@ -132,8 +132,9 @@ def standard_round(moves: Sequence[Mapping[str, Any]], **arranged: Any) -> dict[
 
 
 def tiny_game(seed: int, players: int = 3, **options: Any) -> dict[str, Any]:
-    """A seeded tiny game as record data, naming ``tiny.yaml`` beside ``illegal/``'s parent."""
-    record, _ = play_game(TINY, players, seed=seed, ruleset_ref="../tiny.yaml", **options)
+    """A seeded tiny game as record data, with the tiny ruleset inline: a record may name a
+    ruleset file only inside its own folder, and ``illegal/`` holds none."""
+    record, _ = play_game(TINY, players, seed=seed, **options)
     return record.model_dump(exclude_none=True)
 
 

@@ -20,11 +20,11 @@ Quick start::
 Everything here is pure: ``apply`` returns a new :class:`State` and never changes its
 inputs; refusals raise :class:`IllegalMove` with a stable ``code`` and the ``rule`` number.
 
-Game records (RECORD.md)::
+Game records (docs/record-format.md)::
 
     record, final = gr.play_game(rules, players=4, seed=7)  # bots play, claims written
     text = gr.dump_record(record)                           # JSON, one move per line
-    verdict = gr.validate_record(gr.parse_record(text))     # RECORD.md's verdict
+    verdict = gr.validate_record(gr.parse_record(text))     # the verdict
     print(verdict.to_json())
     verdict = gr.validate_file("examples/demo-game.json")   # the same, from a file
 """

@@ -276,7 +276,7 @@ class PlayedGame:
     """A game as the engine saw it: every move (chance events included) and every state.
 
     ``states[0]`` is the new game and ``states[i + 1]`` the state after ``moves[i]``; this
-    is a game record at the engine's level (the record format of RECORD.md writes the
+    is a game record at the engine's level (the record format, docs/record-format.md, writes the
     same moves). ``complete`` is true when the last state is the end of the game.
     """
 
@@ -338,7 +338,7 @@ def move_cap(setup: GameSetup) -> int:
     """A move count that random play reaches only in a round that cycles for ever.
 
     The rules have no turn limit. Once the draw pile is empty and nothing lies below the
-    discard tops (RULES 8.7), play goes on with the two tops alone; in some variants every
+    discard tops (rule 8.7), play goes on with the two tops alone; in some variants every
     legal move keeps it going (two seats, four mulligans, limit 1, a taken card must be
     played: each seat takes a mulligan and swaps it with its own face-up one). Over 2,000
     random games of random variants, finished games took at most about 11 moves per card
@@ -384,7 +384,7 @@ def played_games(
 
 
 def deals(ruleset: Ruleset) -> st.SearchStrategy[Deal]:
-    """Shuffled deals of ``ruleset``'s whole deck (RULES 3.1), shrinking towards sorted."""
+    """Shuffled deals of ``ruleset``'s whole deck (rule 3.1), shrinking towards sorted."""
     return st.permutations(ruleset.compiled.deck).map(lambda cards: Deal(tuple(cards)))
 
 

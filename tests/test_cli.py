@@ -17,6 +17,7 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.cli import build_parser, main
+from gnoming_rules.core.ruleset import load_ruleset, merge_patch
 from gnoming_rules.formats.schemas import ruleset_schema
 from gnoming_rules.referee import batch
 from gnoming_rules.referee.batch import record_files
@@ -173,7 +174,9 @@ def test_play_to_stdout_and_with_a_ruleset_file(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert "totals" in done.stderr and done.stdout.startswith("{")
     record = json.loads(done.stdout)
-    assert record["ruleset"] == "examples/tiny.yaml"
+    tiny = gr.load_ruleset("examples/tiny.yaml")
+    assert record["ruleset"] == tiny.model_dump(mode="json")  # inline: the record travels
+    assert record["ruleset_sha256"] == tiny.sha256
     nested = tmp_path / "deep" / "game.yaml"
     nested.parent.mkdir()
     done = gnoming("play", "--players", "3", "--seed", "4", "--ruleset", "examples/tiny.yaml",
@@ -181,8 +184,12 @@ def test_play_to_stdout_and_with_a_ruleset_file(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = yaml.safe_load(nested.read_text(encoding="utf-8"))
     assert data["players"] == ["X", "Y", "Z"] and "result" not in data
-    assert (nested.parent / data["ruleset"]).resolve() == (EXAMPLES / "tiny.yaml").resolve()
+    assert data["ruleset"]["name"] == "tiny"
     assert gnoming("validate", str(nested), cwd=tmp_path).returncode == 0
+    moved = tmp_path / "elsewhere.yaml"  # saved and sent anywhere, it still validates
+    moved.write_text(nested.read_text(encoding="utf-8"), encoding="utf-8")
+    nested.unlink()
+    assert gnoming("validate", str(moved), cwd=ROOT).returncode == 0
 
 
 @pytest.mark.parametrize(
@@ -425,9 +432,10 @@ def test_a_folder_or_a_device_is_no_record_file(tmp_path: Path) -> None:
 
 
 def _tiny_game() -> dict[str, Any]:
-    """examples/tiny-game.json, its ruleset named by absolute path (to be written anywhere)."""
+    """examples/tiny-game.json, its ruleset inline (to be written anywhere: a record may
+    name a ruleset file only in its own folder)."""
     data: dict[str, Any] = json.loads((EXAMPLES / "tiny-game.json").read_text(encoding="utf-8"))
-    data["ruleset"] = str(EXAMPLES / data["ruleset"])
+    data["ruleset"] = load_ruleset(EXAMPLES / data["ruleset"]).model_dump(mode="json")
     return data
 
 
@@ -488,7 +496,9 @@ def test_a_bad_record_found_during_the_replay_is_a_block_with_the_table(
         data["rounds"][0]["deal"][played["player"] * 4 + played["slot"]] = held  # 2x2 layouts
         del played["card"]
         data["rounds"], data["result"] = data["rounds"][:1], None  # one deal to change
-        data["ruleset"] = {"extends": data["ruleset"], "deck": {"numbers": {held: 1, 3: 2}}}
+        data["ruleset"] = merge_patch(
+            data["ruleset"], {"deck": {"numbers": {str(held): 1, "3": 2}}}
+        )
         del data["ruleset_sha256"]
     path = tmp_path / "no-pile.json"
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -561,8 +571,8 @@ def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
 def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``--jobs 300`` on 10 files started 300 processes; the default was os.cpu_count(),
-    not the CPUs this process may run on."""
+    """Workers: the CPUs this process may run on by default, and never more than the
+    files nor than those CPUs, whatever ``--jobs`` asks."""
     started: list[int] = []
 
     class FakePool:
@@ -583,11 +593,13 @@ def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
 
     monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Context())
     files = [EXAMPLES / "tiny-game.json"] * 10
+    monkeypatch.setattr(batch, "available_cpus", lambda: 64)
     assert len(list(batch.check_files(files, jobs=300))) == 10
-    assert started == [10]
+    assert started == [10]  # no more than the files
     monkeypatch.setattr(batch, "available_cpus", lambda: 3)
     list(batch.check_files(files))
-    assert started == [10, 3]
+    list(batch.check_files(files, jobs=300))
+    assert started == [10, 3, 3]  # no more than the CPUs, whatever --jobs says
     assert build_parser().parse_args(["validate", "x"]).jobs is None  # the default: CPUs
     monkeypatch.undo()
     if hasattr(os, "sched_getaffinity"):

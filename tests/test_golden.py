@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from golden_cases import CASES, GOLDEN, load, steps_of
+from golden_cases import CASES, GOLDEN, RESOLVER, load, steps_of
 
 from gnoming_rules.referee.validate import validate_record
 
@@ -16,7 +16,7 @@ def test_every_case_has_a_golden_file_and_they_stay_small() -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_replaying_the_golden_record_gives_the_golden_steps(name: str) -> None:
     record, expected = load(name)
-    assert validate_record(record, base_dir=GOLDEN).valid
+    assert validate_record(record, base_dir=GOLDEN, resolver=RESOLVER).valid
     actual = steps_of(record)
     for index, (got, want) in enumerate(zip(actual, expected, strict=False)):
         assert got == want, (

@@ -31,7 +31,9 @@ def test_the_wheel_ships_rulesets_and_rule_texts(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for ruleset in gr.bundled_rulesets():
         assert f"gnoming_rules/_bundled/rulesets/{ruleset}.yaml" in names
-    assert "gnoming_rules/_bundled/rules.md" in names
+    # The pages the package cites (test_stands_alone.py) ship with it.
+    for page in ("rules.md", "record-format.md"):
+        assert f"gnoming_rules/_bundled/{page}" in names
     # The bundled rulesets' first line points editors at ../schemas/ruleset.schema.json.
     for schema in ("ruleset", "record"):
         assert f"gnoming_rules/_bundled/schemas/{schema}.schema.json" in names

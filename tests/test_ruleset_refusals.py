@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import gnoming_rules as gr
+from gnoming_rules.core.ruleset import MAX_SCORE_VALUE
 
 REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     # (case, override of standard, field the message must start with, what it must say)
@@ -136,8 +137,9 @@ def test_the_limits_themselves_are_accepted() -> None:
 
 
 def test_a_huge_integer_is_refused_in_a_short_message(tmp_path: Path) -> None:
-    """YAML reads ``0xfff...`` of any length; every number of a ruleset lies in 64 bits, and
-    the message quoting the value stays short (``str()`` of it would raise)."""
+    """YAML reads ``0xfff...`` of any length; every score of a ruleset lies within
+    MAX_SCORE_VALUE, and the message quoting the value stays short (``str()`` of it would
+    raise)."""
     path = tmp_path / "huge.yaml"
     path.write_text(
         "extends: standard\nhazard:\n  penalty: 0x" + "f" * 20_000 + "\n", encoding="utf-8"
@@ -148,5 +150,5 @@ def test_a_huge_integer_is_refused_in_a_short_message(tmp_path: Path) -> None:
     assert caught.value.code == "bad-ruleset"
     assert message.startswith(f"{path}: hazard.penalty: ") and len(message) < 300, message
     assert "<an integer of about 24,083 digits>" in message
-    at_limit = gr.load_ruleset({"extends": "standard", "going_out": {"bonus": -(2**63)}})
-    assert at_limit.going_out.bonus == -(2**63)
+    at_limit = gr.load_ruleset({"extends": "standard", "going_out": {"bonus": -MAX_SCORE_VALUE}})
+    assert at_limit.going_out.bonus == -MAX_SCORE_VALUE

@@ -8,7 +8,6 @@ read by both and compared.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -160,4 +159,4 @@ def _record_text(recorded: RecordedGame) -> bytes:
 @given(yaml_texts | yaml_pieces | recorded_games().map(_record_text))
 def test_libyaml_and_the_pure_loader_agree_on_any_input(raw: bytes) -> None:
     fast, pure = outcome(raw, True), outcome(raw, False)
-    assert json.dumps(fast, default=repr) == json.dumps(pure, default=repr)
+    assert repr(fast) == repr(pure)  # repr: a !!binary key is bytes, which JSON cannot write

@@ -15,7 +15,6 @@ from kit import EXAMPLES, ILLEGAL, examples, verdict_of, where
 
 import gnoming_rules as gr
 from gnoming_rules.core.errors import INPUT_ERROR_CODES
-from gnoming_rules.core.ruleset import RulesetFiles
 from gnoming_rules.formats.record import parse_record
 from gnoming_rules.play.bots import play_game
 from gnoming_rules.referee.validate import (
@@ -386,11 +385,11 @@ def test_a_ruleset_that_cannot_be_used_is_an_unknown_ruleset_saying_why(
 
 def test_a_hash_that_does_not_match_the_named_ruleset_is_refused() -> None:
     data = tiny(2)
-    data["ruleset"] = {"extends": "../tiny.yaml", "going_out": {"bonus": -6}}
-    verdict = verdict_of(data)
+    data["ruleset"] = {"extends": "tiny.yaml", "going_out": {"bonus": -6}}
+    verdict = verdict_of(data, EXAMPLES)
     assert where(verdict) == ("ruleset-mismatch", None, None)
     del data["ruleset_sha256"]
-    assert verdict_of(data).valid  # no hash: checked as usual (the bonus never applied)
+    assert verdict_of(data, EXAMPLES).valid  # no hash: checked as usual (the bonus never applied)
 
 
 def test_an_override_ruleset_must_still_match_the_hash() -> None:
@@ -550,7 +549,7 @@ def test_a_resolver_can_limit_the_ruleset_files_a_record_makes_it_read(tmp_path:
     rules = gr.load_ruleset(house / "quick3.yaml")
     record, _ = play_game(rules, 3, seed=1)
 
-    def verdict(ruleset: Any, files: RulesetFiles) -> gr.Verdict:
+    def verdict(ruleset: Any, files: Any) -> gr.Verdict:
         data = json.loads(gr.dump_record(record))
         data.pop("ruleset_sha256")
         data["ruleset"] = ruleset
@@ -564,11 +563,13 @@ def test_a_resolver_can_limit_the_ruleset_files_a_record_makes_it_read(tmp_path:
     assert verdict(inside, "any").valid and verdict(inside, house).valid
     bundled = verdict("quick", "none").error  # bundled names are always allowed
     assert bundled is None or bundled.code != "unknown-ruleset", bundled
-    refusals: list[tuple[Any, RulesetFiles, str]] = [
-        (inside, "none", "ruleset files may not be read here"),
-        (outside, house, f"ruleset files may not be read outside {house}"),
-        ("../house/escape.yaml", house, "../secret.yaml: ruleset files may not be read"),
-        ({"extends": outside}, "none", "ruleset files may not be read here"),
+    refused = "not a bundled ruleset, and ruleset files may be read only from"
+    refusals: list[tuple[Any, Any, str]] = [
+        (inside, "none", f'"{inside}": {refused}'),
+        (outside, house, f'"{outside}": {refused}'),
+        ("../house/escape.yaml", house, f'extends: "../secret.yaml": {refused}'),
+        ({"extends": outside}, "none", f'"{outside}": {refused}'),
+        (inside, "record", f'"{inside}": {refused}'),  # the default: the record's own folder
     ]
     for ruleset, files, why in refusals:
         error = verdict(ruleset, files).error

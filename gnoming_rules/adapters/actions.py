@@ -7,7 +7,7 @@ once, whatever the seat (the seat is always the one to move), in blocks:
 =============  ==========================  ===========================================
 actions        move                        count (standard: 9 slots, 2 piles, 42 in all)
 =============  ==========================  ===========================================
-reveal         ``Reveal(slot)``            one per slot (RULES 3.5)
+reveal         ``Reveal(slot)``            one per slot (rule 3.5)
 flip           ``Flip(slot)``              one per slot (6.1)
 place          ``Place(slot)``             one per slot (4.2)
 bounce         ``Bounce(slot)``            one per slot (5.3)
@@ -47,7 +47,7 @@ _CACHE_LIMIT = 50_000
 
 
 def pile_count(ruleset: Ruleset) -> int:
-    """The number of discard piles the ruleset plays with (RULES 3.3), from its compiled view."""
+    """The number of discard piles the ruleset plays with (rule 3.3), from its compiled view."""
     return ruleset.compiled.piles
 
 

@@ -9,12 +9,12 @@ K = discard piles, n = players, R = rounds), are listed in :attr:`Encoder.segmen
 
 - ``layouts`` (n x S x (F+1)): one-hot face of each slot; the last entry is "face down".
 - ``pile_cards`` (K x F): how many of each face each discard pile holds (piles are public
-  whole, RULES 3.3 and 4.4).
+  whole, rule 3.3 and 4.4).
 - ``held`` (F+2): nothing held, a card held that this seat cannot see, or its face.
 - ``pile_tops`` (K x (F+1)): each discard pile's top face, or "empty".
 - ``removed``, ``draw_pile``: how many cards are out of the game, and in the draw pile.
 - ``phase`` (8), ``turn`` (n), ``actor`` (n): one-hot; all zero when nobody.
-- ``filled`` (S), ``chain``, ``taken_from_discard``: the turn's bounce state (RULES 4.5, 5).
+- ``filled`` (S), ``chain``, ``taken_from_discard``: the turn's bounce state (rule 4.5, 5).
 - ``flips_owed`` (n), ``went_out`` (n): who owes a flip, who went out.
 - ``round`` (R+1): one-hot round index (R once the game is over).
 - ``totals`` (n): each seat's total over the finished rounds.

@@ -7,7 +7,7 @@ Its parameters: ``ruleset`` (a bundled name or a ruleset file), ``players``,
 which the game stops, so that its length is bounded as OpenSpiel requires).
 
 - **Chance** deals one card at a time: each round's deal is as many chance nodes as the
-  deck has cards, and a reshuffle (RULES 8.7) as many as the cards reshuffled. Each
+  deck has cards, and a reshuffle (rule 8.7) as many as the cards reshuffled. Each
   chance node's outcomes are the faces still to come, with probability proportional to
   their copies left, so ``chance_outcomes()`` lists at most one entry per face (19 under
   the standard rules), not every order of the deck. Once the last card is out, the
@@ -417,7 +417,7 @@ def replay(state: GnomingState) -> list[tuple[Move, State]]:
 
 
 def to_record(state: GnomingState, names: list[str] | None = None) -> Record:
-    """The game record (RECORD.md) of ``state``'s history, card claims included."""
+    """The game record (docs/record-format.md) of ``state``'s history, card claims included."""
     tables = state._progress.tables
     seats = names or [f"player_{seat}" for seat in range(tables.players)]
     recorder = Recorder(tables.ruleset, seats, tables.first_player)

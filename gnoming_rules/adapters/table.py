@@ -4,7 +4,7 @@ The PettingZoo and Gymnasium environments share this loop: take a seat's action,
 apply its move, then deal and reshuffle from the table's own ``random.Random`` until a
 seat must move again, and report the scores of a round that just ended. Rewards come
 from round scores: lower is better in this game, so a seat's reward for a round is
-**minus its score** that round (the going-out bonus included, RULES 8.6), paid when the
+**minus its score** that round (the going-out bonus included, rule 8.6), paid when the
 round ends; a whole game's return is minus the seat's total (docs/decisions.md).
 """
 
@@ -46,7 +46,7 @@ class Table:
     def reset(self, seed: int | None = None, first_player: int | None = None) -> State:
         """A new game, dealt: ``seed`` reseeds the generator (``None`` goes on with it).
 
-        The first seat is drawn from the generator unless given (RULES 2.2).
+        The first seat is drawn from the generator unless given (rule 2.2).
         """
         if seed is not None:
             self.rng = random.Random(seed)

@@ -62,4 +62,17 @@ def positive(text: str) -> int:
     return value
 
 
-__all__ = ["Command", "Run", "UsageError", "positive"]
+def trust_option(parser: argparse.ArgumentParser) -> None:
+    """``--trust-rulesets DIR`` (repeatable): folders whose ruleset files any record may
+    name, besides those in its own folder (see docs/security.md)."""
+    parser.add_argument(
+        "--trust-rulesets",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder of trusted rulesets: any record may name a ruleset file inside it "
+        "(repeatable; default: none, a record may name files in its own folder only)",
+    )
+
+
+__all__ = ["Command", "Run", "UsageError", "positive", "trust_option"]

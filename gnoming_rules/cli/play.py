@@ -12,7 +12,7 @@ from typing_extensions import TypedDict
 
 from ..core.errors import GnomingError
 from ..core.moves import Deal, Move, Reshuffle
-from ..core.ruleset import load_ruleset, looks_like_path
+from ..core.ruleset import load_ruleset
 from ..core.state import State
 from ..formats.record import dump_record, write_record
 from ..play.bots import NAMES, Bot, default_names, play_game
@@ -94,8 +94,6 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if not to_stdout and not Path(target).resolve().parent.is_dir():
         raise UsageError(f"--out {echo(target)}: the folder {echo(str(Path(target).parent))} "
                          "does not exist")  # fmt: skip
-    folder = Path.cwd() if to_stdout else Path(target).parent
-    reference = ruleset_reference(args.ruleset, folder)
     humans = sorted(set(args.human or ()))
     if humans and (to_stdout or out.json):
         raise UsageError("--human talks on standard output: it takes neither --out - nor --json")
@@ -113,7 +111,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
             seed=seed,
             bot=args.bot,
             names=seat_names,
-            ruleset_ref=reference,
+            ruleset_ref=None,  # a bundled ruleset by name, any other inline: it travels
             claims=not args.no_claims,
             agents=people,
             watch=_narrator(out, humans, shown_names) if humans else None,
@@ -198,13 +196,6 @@ def _narrator(out: Output, humans: list[int], names: list[str]) -> Callable[[Mov
     return tell
 
 
-def ruleset_reference(given: str, record_folder: Path) -> str:
-    """What a written record names: the bundled name, or the path from the record's folder."""
-    if not looks_like_path(given):
-        return given
-    return os.path.relpath(Path(given).resolve(), record_folder.resolve())
-
-
 COMMAND = Command(
     name="play",
     summary="play a game with bots and write its record",
@@ -225,4 +216,4 @@ cannot be used. With --json, the summary is one line of JSON (on standard error 
     output=PlayDocument,
 )
 
-__all__ = ["COMMAND", "PlayDocument", "ruleset_reference"]
+__all__ = ["COMMAND", "PlayDocument"]

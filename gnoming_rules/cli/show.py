@@ -11,8 +11,9 @@ from typing_extensions import TypedDict
 
 from ..formats.snapshot import state_to_dict
 from ..play.render import describe_turn, draw_table
+from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_file
-from .command import Command, UsageError
+from .command import Command, UsageError, trust_option
 from .output import Output, echo
 from .validate import ErrorDocument
 
@@ -52,11 +53,13 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         metavar="R",
         help="replay under R, a name or a path (default: the ruleset the record names)",
     )
+    trust_option(parser)
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
     label = echo(args.path)
-    whole = replay_file(args.path, ruleset=args.ruleset)
+    resolver = RulesetResolver(trusted=args.trust_rulesets)
+    whole = replay_file(args.path, ruleset=args.ruleset, resolver=resolver)
     record = whole.record
     if record is None or whole.ruleset is None or whole.state is None:
         # Refused before any move (structure, ruleset, player count, deals): nothing to draw.
@@ -81,7 +84,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
             f"--move {move_index}: round {round_index} has {moves} moves: --move 0 to {moves} "
             f"({moves}: after its last move)"
         )
-    replay = replay_file(args.path, ruleset=args.ruleset, until=(round_index, move_index))
+    until = (round_index, move_index)
+    replay = replay_file(args.path, ruleset=args.ruleset, resolver=resolver, until=until)
     state, rules = replay.state, replay.ruleset
     assert rules is not None
     status = 2 if replay.verdict.exit_status == 2 else 0

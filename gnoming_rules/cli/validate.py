@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from typing_extensions import TypedDict
 
 from ..core.ruleset import load_ruleset
-from .command import Command, UsageError, positive
+from .command import Command, UsageError, positive, trust_option
 from .output import Output
 
 if TYPE_CHECKING:
@@ -42,7 +45,7 @@ class ErrorDocument(TypedDict):
 
 
 class VerdictDocument(TypedDict):
-    """RECORD.md's verdict on one record: one line per file, in the order of the files."""
+    """The record format's verdict on one record: one line per file, in the order of the files."""
 
     valid: bool
     complete: bool
@@ -67,9 +70,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=None,
         metavar="N",
-        help="processes that check files (default: the CPUs this process may use, "
-        "at most one per file)",
+        help="processes that check files (default: the CPUs this process may use; never "
+        "more than those CPUs, nor than the files)",
     )
+    trust_option(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     parser.add_argument(
         "--dask",
@@ -98,11 +102,21 @@ def run(args: argparse.Namespace, out: Output) -> int:
     progress = out.progress(len(files)) if len(files) >= PROGRESS_FROM else None
     with contextlib.ExitStack() as stack:
         if args.dask is None:
-            reports = check_files(files, jobs=args.jobs, ruleset=args.ruleset, as_json=out.json)
+            reports = check_files(
+                files,
+                jobs=args.jobs,
+                ruleset=args.ruleset,
+                as_json=out.json,
+                trusted=args.trust_rulesets,
+            )
         else:
             reports = _on_dask(args, address, stack, files, out.json)
-        for report in reports:
-            _print(report, counts, progress, args, out)
+        try:
+            for report in reports:
+                _print(report, counts, progress, args, out)
+        except BrokenPipeError:  # the reader went away (| head): the verdicts found count
+            _drop_output()
+            return 2 if counts[2] else 1 if counts[1] else 0
     if progress is not None:
         progress.clear()
     if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
@@ -159,6 +173,17 @@ def _print(
         progress.update(sum(counts))
 
 
+def _drop_output() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of a
+    closed pipe neither fails nor prints a warning."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real file (a test's buffer): nothing will flush it
+
+
 _STATUS_STYLE: Final = ((": valid", "green"), (": INVALID", "red"), (": NOT PLAYABLE", "yellow"))
 
 
@@ -182,7 +207,8 @@ Replay game records (gnoming-record/1, JSON or YAML) and check every move and cl
 in the order the record format fixes; report the first failure of each record.
 
 Exit status: 0 every record is valid, 1 some record breaks a rule or makes a false
-claim, 2 some input is not a playable record. --ruleset R replaces the ruleset a
+claim, 2 some input is not a playable record (also when the output stops early on a
+broken pipe: the status is that of the verdicts found). --ruleset R replaces the ruleset a
 record names; its ruleset_sha256, if any, must still match R. With --json, each
 file's verdict is one line of JSON and the count goes to standard error.""",
     examples=(

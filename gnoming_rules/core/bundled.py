@@ -1,5 +1,6 @@
-"""Files the package ships beside its code: the bundled rulesets, the rules page and the
-JSON Schemas (beside the rulesets, so that their ``../schemas/`` comment resolves).
+"""Files the package ships beside its code: the bundled rulesets, the pages it cites (the
+rules and the record format) and the JSON Schemas (beside the rulesets, so that their
+``../schemas/`` comment resolves).
 
 In an installed wheel they live under ``gnoming_rules/_bundled/`` (pyproject.toml's
 ``force-include`` puts them there); in a source checkout or an editable install they are
@@ -11,12 +12,17 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-_SOURCE_TREE = {"rulesets": "rulesets", "rules.md": "docs/rules.md", "schemas": "schemas"}
+_SOURCE_TREE = {
+    "rulesets": "rulesets",
+    "rules.md": "docs/rules.md",
+    "record-format.md": "docs/record-format.md",
+    "schemas": "schemas",
+}
 
 
 def bundled_path(name: str) -> Path:
-    """The path of the shipped file or folder ``name`` (``"rulesets"``, ``"rules.md"`` or
-    ``"schemas"``)."""
+    """The path of the shipped file or folder ``name`` (``"rulesets"``, ``"rules.md"``,
+    ``"record-format.md"`` or ``"schemas"``)."""
     packaged = resources.files("gnoming_rules") / "_bundled" / name
     if packaged.is_file() or packaged.is_dir():
         return Path(str(packaged))

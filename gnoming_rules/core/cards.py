@@ -1,4 +1,4 @@
-"""Cards of Gnoming A Round, written by their face (RULES 1.3).
+"""Cards of Gnoming A Round, written by their face (rule 1.3).
 
 A number card is the plain ``int`` on it (``7``, ``-3``); the two special cards are the
 strings ``"H"`` (hazard) and ``"M"`` (mulligan). Two cards with the same face are
@@ -8,6 +8,7 @@ piles as plain tuples that compare, hash and serialise for free.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final, Literal, TypeAlias, TypeGuard
 
@@ -19,6 +20,7 @@ MULLIGAN: Final[Literal["M"]] = "M"
 Face: TypeAlias = int | Literal["H", "M"]
 """A card, written by its face."""
 
+_NUMBER = re.compile("[-+]?[0-9]+")
 HIDDEN: Final = 0
 """A stand-in for a card nobody sees (a view's face-down card, the draw pile's order): ``0``
 is no card (:func:`is_face` is false), so it is never mistaken for one, and the engine
@@ -42,13 +44,12 @@ def face_from_text(text: str) -> Face:
 
     Raises ``ValueError`` with a one-line message for anything else.
     """
-    word = text.strip()
+    word = text.strip(" \t")
     if word.upper() in (HAZARD, MULLIGAN):
         return HAZARD if word.upper() == HAZARD else MULLIGAN
-    try:
-        value = int(word)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a card: write a non-zero number, H or M") from None
+    if not _NUMBER.fullmatch(word):  # ASCII digits only: int() reads any Unicode digit
+        raise ValueError(f"{text!r} is not a card: write a non-zero number, H or M")
+    value = int(word)
     if value == 0:
         raise ValueError("0 is not a card: number cards are positive or negative")
     return value

@@ -22,7 +22,7 @@ from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A full row or column of the grid: a candidate set (RULES 8.2)."""
+    """A full row or column of the grid: a candidate set (rule 8.2)."""
 
     name: str
     slots: tuple[int, ...]
@@ -50,7 +50,7 @@ class CompiledRules:
     rotate_first_player: bool
     face_up_at_start: int
     piles: int
-    """Discard piles (RULES 3.3)."""
+    """Discard piles (rule 3.3)."""
     taken_must_be_played: bool
     bounce: bool
     hazard_flips: str
@@ -73,7 +73,7 @@ class CompiledRules:
     """Per seat, indexed by a bit mask of the sources that hold cards (bit ``k``: discard
     pile ``k``; bit ``piles``: the draw pile): the legal draws, draw pile first."""
     discard_options: tuple[tuple[tuple[Discard, ...], ...], ...]
-    """Per seat, indexed by the bit mask of the piles a discard may go on (RULES 4.4; bit
+    """Per seat, indexed by the bit mask of the piles a discard may go on (rule 4.4; bit
     ``k``: pile ``k``): the legal discards, piles ascending; index 0: a hazard's (no pile)."""
     place_options: tuple[tuple[tuple[PlayerMove, ...], ...], ...]
     """Per seat: every place followed by ``discard_options[mask]``; the last: places only."""
@@ -103,7 +103,7 @@ class CompiledRules:
         return self.slot_moves["bounce"]  # type: ignore[return-value]
 
     def first_player_of_round(self, first_player: int, round_index: int, players: int) -> int:
-        """The seat that starts round ``round_index`` (RULES 2.2)."""
+        """The seat that starts round ``round_index`` (rule 2.2)."""
         if self.rotate_first_player:
             return (first_player + round_index) % players
         return first_player

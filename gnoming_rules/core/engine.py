@@ -10,7 +10,7 @@ also take a seat's :class:`~gnoming_rules.play.observation.Observation` and answ
 it alone, as they would on the full state (see
 :func:`~gnoming_rules.play.observation.stand_in`).
 
-Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
+Refusals are checked in the order the record format fixes, so the first reason given is the one
 a record validator reports: round over, reshuffle due, flips, whose move, phase, then
 the move's own checks.
 """
@@ -188,7 +188,7 @@ def sample_chance(ruleset: Ruleset, state: State, rng: random.Random) -> ChanceE
 
 
 def round_first_player(ruleset: Ruleset, state: State) -> int:
-    """The seat that starts the current round (RULES 2.2)."""
+    """The seat that starts the current round (rule 2.2)."""
     return ruleset.compiled.first_player_of_round(state.first_player, state.round, state.players)
 
 
@@ -237,7 +237,7 @@ def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
 
 
 def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] | None:
-    """Where a held mulligan may go when the limit is reached (RULES 7.2), else ``None``.
+    """Where a held mulligan may go when the limit is reached (rule 7.2), else ``None``.
 
     At the limit, a mulligan may only replace one of the layout's face-up mulligans.
     """
@@ -260,7 +260,7 @@ def _filled_piles(piles: tuple[tuple[Face, ...], ...]) -> int:
 def _discard_variant(
     rules: CompiledRules, held: Face | None, piles: tuple[tuple[Face, ...], ...]
 ) -> int:
-    """The piles a discard may go on, as a bit mask (RULES 4.4: any empty one if a pile is
+    """The piles a discard may go on, as a bit mask (rule 4.4: any empty one if a pile is
     empty, else any); 0 for a hazard, which goes on none."""
     if held == HAZARD:
         return 0
@@ -269,7 +269,7 @@ def _discard_variant(
 
 
 def _bounce_block(rules: CompiledRules, state: State) -> str | None:
-    """The rule that stops the held card bouncing now (RULES 5.1-5.4), or ``None`` if it may."""
+    """The rule that stops the held card bouncing now (rule 5.1-5.4), or ``None`` if it may."""
     if not rules.bounce:
         return "5.3"
     if not state.chain:
@@ -696,7 +696,7 @@ def _count_text(counts: Counter[Face], most: int = 12) -> str:
 
 
 def _flips_owed(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...]:
-    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (RULES 6.1-6.2)."""
+    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (rule 6.1-6.2)."""
     players = state.players
     if rules.hazard_flips == "none":
         return ()
@@ -716,7 +716,7 @@ def _finish_turn(
     piles: tuple[tuple[Face, ...], ...],
     removed: tuple[Face, ...],
 ) -> State:
-    """End ``state.turn``'s turn after its discard and any flips (RULES 4.6, 8.1, 8.7).
+    """End ``state.turn``'s turn after its discard and any flips (rule 4.6, 8.1, 8.7).
 
     ``face_up``, ``piles`` and ``removed`` are those fields after the discard and flips.
     The player goes out if every card is up and nobody has yet; the round ends once the
@@ -741,7 +741,7 @@ def _finish_turn(
 def _nothing_to_draw(
     rules: CompiledRules, deck: tuple[Face, ...], piles: tuple[tuple[Face, ...], ...]
 ) -> bool:
-    """A turn may not begin (RULES 8.7): the draw pile is empty and, under ``reshuffle``,
+    """A turn may not begin (rule 8.7): the draw pile is empty and, under ``reshuffle``,
     every discard pile is too; under ``end_round`` an empty draw pile is enough."""
     return not deck and (not rules.reshuffle or not any(piles))
 

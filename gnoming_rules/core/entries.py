@@ -1,4 +1,5 @@
-"""The record notation of moves: one entry of a round's ``moves`` (RECORD.md), a plain dict.
+"""The record notation of moves: one entry of a round's ``moves`` (docs/record-format.md),
+a plain dict.
 
 The move layer owns its notation, as ``chess`` hands SAN to ``Board.parse_san``: this is
 the one place that reads an entry into a move and writes a move as an entry, and that
@@ -62,7 +63,7 @@ _FIELDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "flip": (("player", "slot"), ("card",)),
     "reshuffle": (("cards",), ()),
 }
-"""Per action: (required fields, optional fields), besides ``action`` (RECORD.md, Moves)."""
+"""Per action: (required fields, optional fields), besides ``action`` (the record format, Moves)."""
 
 _SLOT_MOVES: Final[dict[str, type[Reveal | Place | Bounce | Flip]]] = {
     "reveal": Reveal,
@@ -145,7 +146,7 @@ def move_from_entry(
     ``piles`` (the ruleset's discard piles) bounds ``pile``.
 
     Raises :class:`~gnoming_rules.core.errors.RecordError` (``bad-record``) naming the field
-    when the entry is not a move entry of RECORD.md.
+    when the entry is not a move entry of the record format.
     """
     _check_form(entry, players, piles)
     read = read_entry(entry, players if players is not None else _ANY_SEAT, piles=piles)
@@ -227,7 +228,7 @@ def seats_text(players: int) -> str:
 
 
 def _check_form(entry: object, players: int | None, piles: int) -> None:
-    """Refuse an entry that is not of RECORD.md's form (``bad-record`` naming the field)."""
+    """Refuse an entry not of the record format's form (``bad-record`` naming the field)."""
     read = FieldReader(lambda message: RecordError("bad-record", message))
     if not isinstance(entry, Mapping):
         read.fail("", f"a move entry must be a mapping, got {type(entry).__name__}")

@@ -14,7 +14,7 @@ The tree (modelled on httpx's ``_exceptions.py``)::
 
 Every error carries a stable ``code`` and a one-line ``message`` that says what was wrong
 and, where it helps, what was allowed; ``str(error)`` is ``"code: message"``. The codes
-are typed: :data:`VerdictCode` lists those of a record's verdict (RECORD.md), grouped
+are typed: :data:`VerdictCode` lists those of a record's verdict (docs/record-format.md), grouped
 into :data:`InputCode` (exit status 2), :data:`RuleCode` (the engine's refusals) and
 :data:`ClaimCode` (a false claim of the record); :data:`LibraryCode` lists the library's
 own. :data:`ERROR_CODES` and :data:`LIBRARY_CODES` are the same lists as tuples, which the
@@ -49,7 +49,7 @@ not the deck with ``bad-deal``)."""
 ClaimCode: TypeAlias = Literal["card-mismatch", "score-mismatch", "result-mismatch"]
 """A claim of the record that the replay contradicts."""
 VerdictCode: TypeAlias = Literal[InputCode, RuleCode, ClaimCode]
-"""Every code a record's verdict can carry (RECORD.md, Stable error codes)."""
+"""Every code a record's verdict can carry (the record format, Stable error codes)."""
 LibraryCode: TypeAlias = Literal[
     "bad-ruleset",
     "bad-state",
@@ -90,7 +90,7 @@ ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode]
 ERROR_CODES: Final[tuple[VerdictCode, ...]] = get_args(VerdictCode)
 """The stable codes of a record verdict: input errors, rule refusals, false claims."""
 INPUT_ERROR_CODES: Final[frozenset[InputCode]] = frozenset(get_args(InputCode))
-"""Codes for input that is not a playable record: exit status 2 (RECORD.md)."""
+"""Codes for input that is not a playable record: exit status 2 (docs/record-format.md)."""
 LIBRARY_CODES: Final[tuple[LibraryCode, ...]] = get_args(LibraryCode)
 """The library's own codes, beside the verdict's."""
 
@@ -195,8 +195,9 @@ class RulesetError(GnomingError):
 class IllegalMove(GnomingError):
     """A move the rules refuse in this state.
 
-    ``rule`` is the number in RULES.md that the refusal enforces (``"7.2"``), or ``None``
-    where no single rule applies. The state is never changed: ``apply`` is pure.
+    ``rule`` is the number in the rules (docs/rules.md) that the refusal enforces
+    (``"7.2"``), or ``None`` where no single rule applies. The state is never changed:
+    ``apply`` is pure.
     """
 
     rule: str | None
@@ -237,7 +238,13 @@ def one_line(text: str, limit: int = MAX_NAME) -> str:
     """``text`` as it is when it prints on one line, else JSON-quoted with escapes (``"a\\nb"``),
     cut to ``limit`` characters (ending ``...``): a name taken from the input (a field, a
     file) never breaks a message into lines, nor fills a screen."""
-    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return printable(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def printable(text: str) -> str:
+    """``text`` as it is when it prints on one line, else JSON-quoted with ASCII escapes
+    (``"a\\nb"``, ``"\\u001b[31m"``): text taken from the input (a file name, a player's
+    name) cannot then forge a line of output or reach a terminal as a control sequence."""
     return text if text.isprintable() else json.dumps(text)
 
 

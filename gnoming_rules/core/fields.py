@@ -3,7 +3,7 @@
 A :class:`FieldReader` checks one value at a time and raises the error its owner chose
 (``bad-state`` for a saved state, ``bad-record`` for a move entry) with a one-line message
 that starts with the field's path: ``cards[1][4]: not a card: ..., got "X"``. Integers
-must be ``int`` (not ``bool``, not ``float``), as in records (RECORD.md, Fields).
+must be ``int`` (not ``bool``, not ``float``), as in records (docs/record-format.md, Fields).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class FieldReader:
         return value
 
     def face(self, value: object, path: str) -> Face:
-        """A card face (RULES 1.3)."""
+        """A card face (rule 1.3)."""
         if not is_face(value):
             self.fail(path, f'not a card: write a non-zero integer, "H" or "M", got {shown(value)}')
         return value

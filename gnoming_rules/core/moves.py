@@ -1,4 +1,4 @@
-"""Moves: small immutable values, one class per action of RECORD.md, plus chance events.
+"""Moves: small immutable values, one class per action of the record format, plus chance events.
 
 Player moves name the seat that makes them. Chance events (:class:`Deal`,
 :class:`Reshuffle`) carry the random outcome itself, so the engine has no randomness of
@@ -16,7 +16,7 @@ from .cards import Face, face_text
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """Setup: ``player`` turns up one of their face-down cards (RULES 3.5)."""
+    """Setup: ``player`` turns up one of their face-down cards (rule 3.5)."""
 
     action: ClassVar[str] = "reveal"
     player: int
@@ -95,7 +95,7 @@ class Flip:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Chance: the round's shuffled deck, top card first (RULES 3.1)."""
+    """Chance: the round's shuffled deck, top card first (rule 3.1)."""
 
     action: ClassVar[str] = "deal"
     cards: tuple[Face, ...]
@@ -106,7 +106,7 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
-    """Chance: the new draw pile after the draw pile ran out, top card first (RULES 8.7)."""
+    """Chance: the new draw pile after the draw pile ran out, top card first (rule 8.7)."""
 
     action: ClassVar[str] = "reshuffle"
     cards: tuple[Face, ...]

@@ -1,4 +1,4 @@
-"""Rulesets: every rule toggle and the deck, as data (RULES.md, every **[toggle]**).
+"""Rulesets: every rule toggle and the deck, as data (docs/rules.md, every **[toggle]**).
 
 A ruleset is a YAML file checked into a frozen pydantic :class:`Ruleset`. A variant
 names another with ``extends:`` and overrides a few fields; the two are combined as a
@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Final, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -32,13 +34,13 @@ from pydantic import (
     model_validator,
 )
 
+from ..formats.reading import NotRegularFileError, read_regular_file
 from ..formats.safe_yaml import load_yaml
 from .bundled import bundled_path
 from .cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .compiled import CompiledRules, grid_lines, move_tables
 from .errors import (
     INT64_MAX,
-    INT64_MIN,
     MAX_NAME,
     RulesetError,
     RulesetProblem,
@@ -48,29 +50,40 @@ from .errors import (
 )
 
 RulesetSource = str | Path | Mapping[str, Any]
-RulesetFiles = Literal["any", "none"] | Path
-"""Which ruleset files may be read: any, none (bundled names and inline mappings only), or
-only those inside a folder. A server validating strangers' records picks one of the last
-two, so that a record's ``ruleset`` (or an ``extends`` in a file) cannot read other files."""
 """What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
+RulesetFiles = Literal["any", "none"] | Path | Collection[Path]
+"""Which ruleset files may be read: any, none (bundled names and inline mappings only), or
+only those inside the folders given (after resolving ``..`` and symlinks). Whatever reads
+a record picks one of the last two, so that a record's ``ruleset`` (or an ``extends`` in
+the files it names) cannot make it read other files; see
+:class:`~gnoming_rules.referee.resolver.RulesetResolver`."""
 
 _SUFFIXES = (".yaml", ".yml", ".json")
 _T = TypeVar("_T")
 
 
+_FACE_TEXT = re.compile("-?[0-9]+")
+"""A face written as text (a JSON key): ASCII digits, not any Unicode digit (``"٣"``)."""
+
+
 def _number_face(value: object) -> object:
     """Deck keys: YAML gives ints, JSON gives strings such as ``"-3"``; accept both."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("-").isdigit():
-            return int(text)
+    if isinstance(value, str) and _FACE_TEXT.fullmatch(value):
+        return int(value)
     return value
 
 
-Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
-"""A rule's number: like every integer of a record, within the signed 64-bit range."""
+MAX_SCORE_VALUE: Final = 10**15
+"""Largest size of a card's face and of every score a ruleset sets (hazard penalty,
+mulligan value, going-out bonus and penalty). A game's total is a sum of at most 100
+rounds of at most 25 cards, 10 sets and one bonus, so with every value within 10^15 no
+score or total can leave the signed 64-bit range that records hold (about 9.2 * 10^18)."""
+ScoreValue = Annotated[int, Field(ge=-MAX_SCORE_VALUE, le=MAX_SCORE_VALUE)]
+"""A score a ruleset sets: within :data:`MAX_SCORE_VALUE` either way."""
 NumberFace = Annotated[
-    int, BeforeValidator(_number_face), Field(strict=True, ge=INT64_MIN, le=INT64_MAX)
+    int,
+    BeforeValidator(_number_face),
+    Field(strict=True, ge=-MAX_SCORE_VALUE, le=MAX_SCORE_VALUE),
 ]
 
 
@@ -80,6 +93,11 @@ MAX_PLAYERS = 100
 """Most seats a ruleset may allow."""
 MAX_ROUNDS = 100
 """Most rounds a game may have."""
+MAX_RULESET_BYTES = 1024 * 1024
+"""Largest ruleset file read (1 MiB; the standard ruleset is under 3 KB). A larger one is
+refused before it is read."""
+MAX_EXTENDS = 16
+"""Most ``extends`` a ruleset may follow, one after the other, to its root ruleset."""
 
 
 class _Model(BaseModel):
@@ -87,7 +105,7 @@ class _Model(BaseModel):
 
 
 class Deck(_Model):
-    """The cards of the game (RULES 1.1-1.2). Each face is given with its number of copies."""
+    """The cards of the game (rule 1.1-1.2). Each face is given with its number of copies."""
 
     numbers: Annotated[
         Mapping[NumberFace, Annotated[int, Field(ge=1, le=MAX_DECK)]],
@@ -118,7 +136,7 @@ class Deck(_Model):
 
 
 class Players(_Model):
-    """How many may sit at the table (RULES 2.1)."""
+    """How many may sit at the table (rule 2.1)."""
 
     min: int = Field(ge=1, le=MAX_PLAYERS, description="Fewest players.")
     max: int = Field(
@@ -127,23 +145,23 @@ class Players(_Model):
 
 
 class Layout(_Model):
-    """Each player's grid (RULES 2.3) and how many cards each reveals at setup (3.5)."""
+    """Each player's grid (rule 2.3) and how many cards each reveals at setup (3.5)."""
 
     rows: int = Field(ge=2, le=5, description="Rows of the grid (2 to 5).")
     cols: int = Field(ge=2, le=5, description="Columns of the grid (2 to 5).")
     face_up_at_start: int = Field(
-        ge=0, le=INT64_MAX, description="Cards each player reveals during setup (RULES 3.5)."
+        ge=0, le=INT64_MAX, description="Cards each player reveals during setup (rule 3.5)."
     )
 
 
 MAX_PILES = 4
-"""Most discard piles a ruleset may have (RULES 3.3)."""
+"""Most discard piles a ruleset may have (rule 3.3)."""
 DEFAULT_PILES = 2
-"""Discard piles when a ruleset does not say (RULES 3.3)."""
+"""Discard piles when a ruleset does not say (rule 3.3)."""
 
 
 class DiscardRules(_Model):
-    """The discard piles and discarding (RULES 3.3, 4.4-4.5)."""
+    """The discard piles and discarding (rule 3.3, 4.4-4.5)."""
 
     piles: int = Field(
         default=DEFAULT_PILES,
@@ -157,7 +175,7 @@ class DiscardRules(_Model):
 
 
 class HazardRules(_Model):
-    """Hazards (RULES §6, 8.5)."""
+    """Hazards (rules §6, 8.5)."""
 
     flips: Literal["others", "next", "none"] = Field(
         description="Who flips a card when a hazard is discarded: every other player, only "
@@ -166,11 +184,11 @@ class HazardRules(_Model):
     spare_last_card: bool = Field(
         description="A player with fewer than two face-down cards does not flip (6.2)."
     )
-    penalty: Int64 = Field(description="Score of a hazard left in a layout (8.5).")
+    penalty: ScoreValue = Field(description="Score of a hazard left in a layout (8.5).")
 
 
 class MulliganRules(_Model):
-    """Mulligans (RULES §7, 8.4)."""
+    """Mulligans (rules §7, 8.4)."""
 
     max_face_up: int = Field(
         ge=0,
@@ -178,14 +196,16 @@ class MulliganRules(_Model):
         description="Limit on face-up mulligans a play may reach (7.2); also how many "
         "mulligans can be wild in scoring (8.2).",
     )
-    unmatched_value: Int64 = Field(description="Score of a mulligan in no set (8.4).")
+    unmatched_value: ScoreValue = Field(description="Score of a mulligan in no set (8.4).")
 
 
 class GoingOut(_Model):
-    """The bonus or penalty of the player who went out (RULES 8.6)."""
+    """The bonus or penalty of the player who went out (rule 8.6)."""
 
-    bonus: Int64 = Field(description="Added when the player who went out has the lowest score.")
-    penalty: Int64 = Field(description="Added when the player who went out does not.")
+    bonus: ScoreValue = Field(
+        description="Added when the player who went out has the lowest score."
+    )
+    penalty: ScoreValue = Field(description="Added when the player who went out does not.")
     ties_count_as_lowest: bool = Field(
         description="A score tied for lowest counts as lowest (8.6)."
     )
@@ -404,11 +424,13 @@ def load_ruleset(
     mapping (an inline ruleset, which may itself say ``extends:``). Relative paths are
     read from ``base_dir`` (default: the current folder); an ``extends:`` path inside a
     file is relative to that file's folder. ``files`` limits which files may be read
-    (see :data:`RulesetFiles`); bundled names are always allowed.
+    (see :data:`RulesetFiles`; the default, ``"any"``, is for rulesets the user names);
+    bundled names are always allowed. A file may hold at most :data:`MAX_RULESET_BYTES`,
+    and a chain of ``extends`` at most :data:`MAX_EXTENDS` links.
 
     Raises :class:`RulesetError`: ``unknown-ruleset`` when a name or file is not found
-    (or not allowed), ``bad-ruleset`` when it cannot be read or played; the message names
-    the field.
+    (or not allowed: then the message quotes the reference and nothing is read),
+    ``bad-ruleset`` when it cannot be read or played; the message names the field.
     """
     data, label = _resolved(source, base_dir, files, checked=True)
     return _validate(data, label)
@@ -431,7 +453,7 @@ def _resolved(
 ) -> tuple[dict[str, Any], str]:
     """(merged data, label) of a ruleset; ``checked``: refuse misspelt fields on the way."""
     base = base_dir if base_dir is not None else Path.cwd()
-    allowed = files if isinstance(files, str) else _looked_up(files.resolve, str(files))
+    allowed = _allowed_folders(files)
     if isinstance(source, Mapping):
         data, label = _resolve_mapping(source, base, "inline ruleset", (), allowed, checked=checked)
         default_name = _default_name(source, "inline")
@@ -444,6 +466,50 @@ def _resolved(
     return data, label
 
 
+_Folders = tuple[tuple[str, Path], ...] | None
+"""Where ruleset files may be read: per folder, its absolute path as written and resolved
+(symlinks followed); ``None`` means anywhere."""
+
+
+def _allowed_folders(files: RulesetFiles) -> _Folders:
+    if files == "any":
+        return None
+    if files == "none":
+        return ()
+    folders = [files] if isinstance(files, Path) else list(files)
+    return tuple(
+        (os.path.abspath(folder), _looked_up(Path(folder).resolve, str(folder)))
+        for folder in folders
+    )
+
+
+def _inside(folder: str, path: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _confined(reference: str, base: Path, folders: _Folders, via: str) -> Path:
+    """The file ``reference`` names from ``base``, if it lies inside one of ``folders``.
+
+    The check runs twice: on the path as written (``..`` resolved as text, nothing asked
+    of the file system), then on the path with symlinks resolved. A reference outside
+    gets one refusal, quoting it, whether or not anything exists there."""
+    written = os.path.abspath(os.path.join(base, reference))
+    if folders is not None and not any(_inside(folder, written) for folder, _ in folders):
+        raise _not_allowed(reference, via)
+    path = _looked_up(Path(written).resolve, one_line(reference))
+    if folders is not None and not any(_inside(str(real), str(path)) for _, real in folders):
+        raise _not_allowed(reference, via)
+    return path
+
+
+def _not_allowed(reference: str, via: str) -> RulesetError:
+    return RulesetError(
+        "unknown-ruleset",
+        f"{via}{quoted(reference, MAX_NAME)}: not a bundled ruleset, and ruleset files may be "
+        "read only from the record's own folder (or a folder of trusted rulesets)",
+    )
+
+
 def _default_name(mapping: Mapping[str, Any], fallback: str) -> str:
     parent = mapping.get("extends")
     return f"{parent}+" if isinstance(parent, str) and parent else fallback
@@ -453,7 +519,7 @@ def _resolve_reference(
     reference: str,
     base: Path,
     chain: tuple[str, ...],
-    files: RulesetFiles,
+    files: _Folders,
     *,
     checked: bool,
     as_path: bool = False,
@@ -463,18 +529,13 @@ def _resolve_reference(
 
     ``as_path`` forces a path reading (a ``Path`` given to :func:`load_ruleset`);
     ``referrer`` is the label of the ruleset whose ``extends`` names this one, so that an
-    error says which file named what.
+    error says which file named what; ``chain`` holds the rulesets read on the way here.
     """
     via = f"{referrer}: extends: " if referrer is not None else ""
     if as_path or looks_like_path(reference):
         label = one_line(reference)
-        path = _looked_up((base / reference).resolve, label)
+        path = _confined(reference, base, files, via)
         name = path.stem
-        if files == "none" or (isinstance(files, Path) and not path.is_relative_to(files)):
-            where = "here" if files == "none" else f"outside {one_line(str(files))}"
-            raise RulesetError(
-                "unknown-ruleset", f"{via}{label}: ruleset files may not be read {where}"
-            )
     else:
         path = bundled_dir() / f"{reference}.yaml"
         label = name = one_line(reference)
@@ -489,10 +550,13 @@ def _resolve_reference(
     if key in chain:
         cycle = " -> ".join(one_line(link) for link in [*chain, key])
         raise RulesetError("bad-ruleset", f"{via}{label}: extends forms a cycle: {cycle}")
-    if not _looked_up(path.is_file, label):
-        looked = f" (looked for {one_line(str(path))})" if via else ""
-        raise RulesetError("unknown-ruleset", f"{via}{label}: no such ruleset file{looked}")
-    raw = _read_document(path, label)
+    if len(chain) > MAX_EXTENDS:
+        raise RulesetError(
+            "bad-ruleset",
+            f"{via}{label}: extends: a chain of more than {MAX_EXTENDS} rulesets, each "
+            "extending the next (the most a ruleset may follow)",
+        )
+    raw = _read_document(path, label, via)
     data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key), files, checked=checked)
     return data, label, name
 
@@ -502,19 +566,36 @@ def _looked_up(look: Callable[[], _T], label: str) -> _T:
     long, a null byte) means the ruleset cannot be found: ``unknown-ruleset``."""
     try:
         return look()
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise RulesetError("unknown-ruleset", f"{label}: cannot be looked up: {reason}") from None
 
 
-def _read_document(path: Path, label: str) -> Mapping[str, Any]:
+def _read_document(path: Path, label: str, via: str) -> Mapping[str, Any]:
     """A ruleset file's mapping, read by the records' own guarded YAML loader (no aliases,
-    no deep nesting: a ruleset named by a record is input like the record)."""
+    no deep nesting: a ruleset named by a record is input like the record). Only a
+    regular file is read, and only up to :data:`MAX_RULESET_BYTES`."""
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise RulesetError("bad-ruleset", f"{label}: cannot read: {reason}") from None
+        raw = read_regular_file(path, MAX_RULESET_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
+        looked = f" (looked for {one_line(str(path))})" if via else ""
+        raise RulesetError(
+            "unknown-ruleset", f"{via}{label}: no such ruleset file{looked}"
+        ) from None
+    except NotRegularFileError as error:
+        raise RulesetError("unknown-ruleset", f"{via}{label}: cannot read: {error}") from None
+    except (PermissionError, IsADirectoryError) as error:
+        reason = error.strerror or str(error)
+        raise RulesetError("bad-ruleset", f"{via}{label}: cannot read: {reason}") from None
+    except (OSError, ValueError) as error:  # a name too long, a null byte, a symlink loop
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise RulesetError("unknown-ruleset", f"{via}{label}: cannot be looked up: {why}") from None
+    if len(raw) > MAX_RULESET_BYTES:
+        raise RulesetError(
+            "bad-ruleset",
+            f"{label}: the file is larger than {MAX_RULESET_BYTES // 1024} KiB, "
+            "the most a ruleset file may hold",
+        )
     try:
         document = load_yaml(raw.removeprefix(b"\xef\xbb\xbf"))
     except UnreadableYamlError as problem:
@@ -529,11 +610,11 @@ def _resolve_mapping(
     base: Path,
     label: str,
     chain: tuple[str, ...],
-    files: RulesetFiles,
+    files: _Folders,
     *,
     checked: bool,
 ) -> tuple[dict[str, Any], str]:
-    data = _with_int_faces(dict(mapping))
+    data = _with_int_faces(dict(mapping), label)
     data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
     parent = data.pop("extends", None)
     unknown = _unknown_fields(data, Ruleset, label, "") if checked else []
@@ -569,12 +650,39 @@ def _unknown_fields(
     return found
 
 
-def _with_int_faces(data: dict[str, Any]) -> dict[str, Any]:
-    """``deck.numbers`` keyed by int faces, so that a JSON ``"12": null`` patches the 12s."""
+def _with_int_faces(data: dict[str, Any], label: str) -> dict[str, Any]:
+    """``deck.numbers`` keyed by int faces, so that a JSON ``"12": null`` patches the 12s.
+
+    Refused here, in the file that wrote it: a key that is a boolean (YAML reads ``true``
+    as one, which would be face 1), two keys naming one face (``1`` and ``"1"``: a
+    mapping would keep the last silently), and more faces than a deck may hold (before
+    any copy is made of them)."""
     deck = data.get("deck")
-    if isinstance(deck, Mapping) and isinstance(deck.get("numbers"), Mapping):
-        numbers = {_number_face(face): copies for face, copies in deck["numbers"].items()}
-        data["deck"] = {**deck, "numbers": numbers}
+    if not isinstance(deck, Mapping) or not isinstance(deck.get("numbers"), Mapping):
+        return data
+    given: Mapping[Any, Any] = deck["numbers"]
+    where = f"{label}: deck.numbers"
+    if len(given) > MAX_DECK:
+        raise RulesetError(
+            "bad-ruleset",
+            f"{where}: {len(given)} faces is more than the {MAX_DECK} cards a deck may hold",
+        )
+    numbers: dict[Any, Any] = {}
+    written: dict[Any, Any] = {}
+    for key, copies in given.items():
+        if isinstance(key, bool):
+            raise RulesetError(
+                "bad-ruleset", f"{where}: {key!r} is not a card face (write a number such as 5)"
+            )
+        face = _number_face(key)
+        if face in numbers:
+            raise RulesetError(
+                "bad-ruleset",
+                f"{where}: face {quoted(face)} is given twice "
+                f"(as {quoted(written[face], python=True)} and {quoted(key, python=True)})",
+            )
+        numbers[face], written[face] = copies, key
+    data["deck"] = {**deck, "numbers": numbers}
     return data
 
 

@@ -1,4 +1,4 @@
-"""Scoring a layout (RULES §8): sets, wild mulligans, negatives, hazards.
+"""Scoring a layout (rules §8): sets, wild mulligans, negatives, hazards.
 
 A row or column is a *set* when every card in it is a positive card or a wild mulligan,
 it holds at least one positive card, and all its positive cards share one value ``v``;
@@ -169,7 +169,7 @@ def _check_cards(cards: Sequence[object], given: Sequence[object]) -> None:
 
 
 def _best(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
-    """(lowest score, wild mask) over every allowed choice of wild mulligans (RULES 8.2).
+    """(lowest score, wild mask) over every allowed choice of wild mulligans (rule 8.2).
 
     Only the lines that end up as sets decide a score, and a wild mulligan in no set
     scores like any other, so it is enough to try, for each group of *candidate* lines
@@ -252,7 +252,7 @@ def _sets(
 
 
 def card_points(rules: CompiledRules, card: Face) -> int:
-    """What ``card`` scores in no set (RULES 8.3-8.5): its value, a hazard's penalty, a
+    """What ``card`` scores in no set (rule 8.3-8.5): its value, a hazard's penalty, a
     mulligan's unmatched value."""
     if type(card) is int:
         return card

@@ -22,7 +22,7 @@ class Phase(IntEnum):
     """What the game waits for next."""
 
     DEAL = 0
-    """The round's deal, a chance event (RULES 3.1)."""
+    """The round's deal, a chance event (rule 3.1)."""
     REVEAL = 1
     """Setup: the player in ``turn`` reveals a face-down card (3.5)."""
     DRAW = 2
@@ -67,7 +67,7 @@ class State(NamedTuple):
     """
 
     first_player: int
-    """The seat that started round 0 (the youngest player, RULES 2.2)."""
+    """The seat that started round 0 (the youngest player, rule 2.2)."""
     round: int
     """Index of the current round, 0-based; equals the number of rounds once the game is over."""
     phase: Phase
@@ -80,21 +80,21 @@ class State(NamedTuple):
     draw_pile: tuple[Face, ...]
     """The draw pile, top first."""
     discard_piles: tuple[tuple[Face, ...], ...]
-    """The discard piles (two unless the ruleset says otherwise, RULES 3.3), each bottom first."""
+    """The discard piles (two unless the ruleset says otherwise, rule 3.3), each bottom first."""
     removed: tuple[Face, ...]
     """Cards out of the game this round (discarded hazards, hazards skipped at setup)."""
     held: Face | None
     """The card in the active player's hand, if any."""
     taken_from_discard: bool
-    """The held card was taken from a discard pile and not yet played (RULES 4.5)."""
+    """The held card was taken from a discard pile and not yet played (rule 4.5)."""
     filled: int
-    """Bit mask of the slots filled this turn: the play and every bounce (RULES 5.3)."""
+    """Bit mask of the slots filled this turn: the play and every bounce (rule 5.3)."""
     chain: bool
-    """A bounce chain may run: the play displaced a face-down card (RULES 5.1)."""
+    """A bounce chain may run: the play displaced a face-down card (rule 5.1)."""
     flips_owed: tuple[int, ...]
-    """Seats that still owe a flip after a hazard, in the order they flip (RULES 6.1)."""
+    """Seats that still owe a flip after a hazard, in the order they flip (rule 6.1)."""
     went_out: int | None
-    """The seat that went out this round (RULES 8.1), if any."""
+    """The seat that went out this round (rule 8.1), if any."""
     scores: tuple[tuple[int, ...], ...]
     """Each finished round's scores per seat, the going-out bonus included (8.6)."""
 
@@ -148,7 +148,7 @@ class State(NamedTuple):
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The winning seats once the game is over (RULES 9.1), else ``()``.
+        """The winning seats once the game is over (rule 9.1), else ``()``.
 
         Lowest total wins; a tie goes to the lowest last-round score; a tie on both is shared.
         """
@@ -183,7 +183,7 @@ class State(NamedTuple):
 
 def below_tops(piles: Sequence[Sequence[Face]]) -> list[Face]:
     """The discard piles' cards except each top card, pile by pile, bottom first: what a
-    reshuffle shuffles into a new draw pile (RULES 8.7)."""
+    reshuffle shuffles into a new draw pile (rule 8.7)."""
     return [card for pile in piles for card in pile[:-1]]
 
 

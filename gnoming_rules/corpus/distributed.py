@@ -41,7 +41,7 @@ NO_WORKER_TIMEOUT: Final = 120.0
 """Seconds without any worker after which a run gives up."""
 
 CRASH_CODE: Final = "worker-crashed"
-"""The code of a file whose validation killed worker after worker (not a RECORD.md code)."""
+"""The code of a file whose validation killed worker after worker (not a record's code)."""
 
 
 def _check_chunk(

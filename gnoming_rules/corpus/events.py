@@ -7,7 +7,7 @@ states the engine returned. One replay gives the verdict and the events together
 
 What is counted, per round (:class:`RoundEvents`):
 
-- turns (each turn starts with a draw, RULES 4.1) and player moves;
+- turns (each turn starts with a draw, rule 4.1) and player moves;
 - bounces, and the bounce chains they form: a chain is the bounces of one turn (§5);
 - hazards left out at setup (3.3), hazards discarded (6.1) and the flips they caused;
 - reshuffles of the discard piles (8.7);
@@ -40,7 +40,7 @@ class RoundEvents:
 
     round: int
     starter: int
-    """The seat that started the round (RULES 2.2)."""
+    """The seat that started the round (rule 2.2)."""
     turns: int = 0
     moves: int = 0
     """Player moves (deals and reshuffles not included)."""

@@ -1,2 +1,3 @@
-"""Formats: the bytes the library reads and writes -- game records (RECORD.md) and their
-entries, state snapshots, the safe YAML reader, field readers and the JSON Schemas."""
+"""Formats: the bytes the library reads and writes -- game records
+(docs/record-format.md) and their entries, state snapshots, the safe YAML reader, input
+files read within limits, field readers and the JSON Schemas."""

@@ -1,4 +1,4 @@
-"""Game records (``gnoming-record/1``, RECORD.md): models, reading JSON or YAML, writing.
+"""Game records (``gnoming-record/1``, docs/record-format.md): models, reading, writing.
 
 A record is parsed in one pass by pydantic (its Rust core reads JSON bytes directly),
 strictly: integers are integers, unknown fields are refused, faces are ``int`` (non-zero),
@@ -16,9 +16,7 @@ Every problem becomes a :class:`~gnoming_rules.core.errors.RecordError` with cod
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,18 +41,21 @@ from ..core.errors import (
     quoted,
     quoted_key,
 )
+from .reading import read_regular_file
 from .safe_yaml import load_yaml
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
 
-MAX_RECORD_BYTES = 64 * 1024 * 1024
-"""Largest record accepted (64 MiB; a whole standard game of 7 players is about 60 KB)."""
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""Largest record accepted (16 MiB; a whole standard game of 7 players is about 60 KB).
+With it, validating any one record needs well under 1 GiB of memory, JSON or YAML (the
+readers take at most about 31 times the input's size: see ``benchmarks/memory.py``)."""
 
 RecordFormat: TypeAlias = Literal["json", "yaml"]
 
 ACTIONS = ("reveal", "draw", "place", "bounce", "discard", "flip", "reshuffle")
-"""The ``action`` names of RECORD.md, in its table's order."""
+"""The ``action`` names of the record format, in its table's order."""
 
 
 # --- field types ---------------------------------------------------------------------------
@@ -121,7 +122,7 @@ class _RulesetRefSchema:
 
 
 CardFace = Annotated[Face, _CardFaceSchema()]
-"""A face as a record writes it (RULES 1.3)."""
+"""A face as a record writes it (rule 1.3)."""
 Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
 """Every integer of a record lies in the signed 64-bit range: a sane game never leaves it,
 and a larger one (YAML writes 0xfff... of any length) is refused at its field."""
@@ -144,7 +145,7 @@ _STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class RevealEntry(TypedDict):
-    """reveal: in setup, the player turns up one of their face-down cards (RULES 3.5)."""
+    """reveal: in setup, the player turns up one of their face-down cards (rule 3.5)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["reveal"]
@@ -154,7 +155,7 @@ class RevealEntry(TypedDict):
 
 
 class DrawEntry(TypedDict):
-    """draw: from the deck, or from discard pile 0 or 1 (RULES 4.1)."""
+    """draw: from the deck, or from discard pile 0 or 1 (rule 4.1)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["draw"]
@@ -165,7 +166,7 @@ class DrawEntry(TypedDict):
 
 
 class PlaceEntry(TypedDict):
-    """place: the held card goes into the slot; card is the displaced one (RULES 4.2)."""
+    """place: the held card goes into the slot; card is the displaced one (rule 4.2)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["place"]
@@ -175,7 +176,7 @@ class PlaceEntry(TypedDict):
 
 
 class BounceEntry(TypedDict):
-    """bounce: the held card goes into the slot; card is the displaced one (RULES 5)."""
+    """bounce: the held card goes into the slot; card is the displaced one (rule 5)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["bounce"]
@@ -185,7 +186,7 @@ class BounceEntry(TypedDict):
 
 
 class DiscardEntry(TypedDict):
-    """discard: the held card goes on the pile; a hazard needs none (RULES 4.4, 6.1)."""
+    """discard: the held card goes on the pile; a hazard needs none (rule 4.4, 6.1)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["discard"]
@@ -194,7 +195,7 @@ class DiscardEntry(TypedDict):
 
 
 class FlipEntry(TypedDict):
-    """flip: after a hazard, the player turns up a face-down card (RULES 6.1)."""
+    """flip: after a hazard, the player turns up a face-down card (rule 6.1)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["flip"]
@@ -204,7 +205,7 @@ class FlipEntry(TypedDict):
 
 
 class ReshuffleEntry(TypedDict):
-    """reshuffle: the new draw pile, top first (RULES 8.7)."""
+    """reshuffle: the new draw pile, top first (rule 8.7)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["reshuffle"]
@@ -228,7 +229,7 @@ class _Model(BaseModel):
 class Round(_Model):
     """One round: its deal, its moves, and optionally the claimed scores."""
 
-    deal: list[CardFace] = Field(description="Every card of the deck, top first (RULES 3.1).")
+    deal: list[CardFace] = Field(description="Every card of the deck, top first (rule 3.1).")
     moves: list[MoveEntry] = Field(description="The round's moves and reshuffles, in order.")
     scores: list[Int64] | None = Field(
         default=None, description="Claim: this round's score per seat, 8.6 included."
@@ -245,7 +246,7 @@ class Result(_Model):
 
 
 class Record(_Model):
-    """A gnoming-record/1 game record (RECORD.md)."""
+    """A gnoming-record/1 game record (docs/record-format.md)."""
 
     format: Literal["gnoming-record/1"] = Field(description="Exactly gnoming-record/1.")
     ruleset: RulesetRef
@@ -270,39 +271,11 @@ def read_record(path: str | Path) -> Record:
     """Read a record file (JSON, or YAML for ``.yaml``/``.yml``); raises :class:`RecordError`."""
     file = Path(path)
     try:
-        data = _read_regular_file(file)
+        data = read_regular_file(file, MAX_RECORD_BYTES)
     except OSError as error:
         reason = error.strerror or str(error)
         raise RecordError("bad-record", f"cannot read {one_line(str(file))}: {reason}") from None
     return parse_record(data, format=format_of(file))
-
-
-_NOT_REGULAR = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
-
-
-def _read_regular_file(file: Path) -> bytes:
-    """The first ``MAX_RECORD_BYTES + 1`` bytes of a regular file. Anything else raises
-    ``OSError`` "not a regular file" without being read: opening a named pipe would wait
-    for a writer, and a device can be endless. (The file is opened without blocking, then
-    looked at, so that what is checked is what would be read.)"""
-    descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        mode = os.fstat(descriptor).st_mode
-    except OSError:
-        os.close(descriptor)
-        raise
-    if not stat.S_ISREG(mode):
-        os.close(descriptor)
-        kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
-        raise OSError(f"not a regular file ({kind})")
-    with os.fdopen(descriptor, "rb") as stream:
-        return stream.read(MAX_RECORD_BYTES + 1)
 
 
 def format_of(path: Path) -> RecordFormat | None:
@@ -385,8 +358,8 @@ class _Pairs(list[tuple[str, Any]]):
 def _refuse_duplicate_keys(raw: bytes) -> None:
     """Raise ``bad-record`` for the JSON object nearest the top that repeats a key (the
     YAML reader reports the same one)."""
-    try:  # numbers kept as text: only the keys matter, and any size is read
-        tree = json.loads(raw, object_pairs_hook=_Pairs, parse_int=str, parse_float=str)
+    try:  # numbers dropped: only the keys matter (and any size is read, in little memory)
+        tree = json.loads(raw, object_pairs_hook=_Pairs, parse_int=_drop, parse_float=_drop)
     except (ValueError, RecursionError):
         return  # pydantic's reader read it: let its verdict stand
     queue: deque[tuple[tuple[str | int, ...], Any]] = deque([((), tree)])
@@ -401,6 +374,10 @@ def _refuse_duplicate_keys(raw: bytes) -> None:
                 queue.append(((*location, key), value))
         elif isinstance(node, list):
             queue.extend(((*location, index), value) for index, value in enumerate(node))
+
+
+def _drop(text: str) -> None:
+    return None
 
 
 def _duplicate_key(location: tuple[str | int, ...], key: str) -> RecordError:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import yaml
@@ -112,13 +112,16 @@ def load_yaml(raw: bytes) -> object:
 def _construct(loader: _Construction) -> tuple[object, list[tuple[object, object, yaml.Mark]]]:
     """The document ``loader`` reads, and the mappings in it that repeat a key.
 
+    The values are built straight from the parser's events (:meth:`_Construction.build`):
+    PyYAML's own way composes a graph of nodes first, two position marks each, which
+    takes about a hundred times the document's size in memory; this takes a few times.
     Python's cycle collector is paused meanwhile: a large document is millions of new
-    objects (nodes, then values), each batch of which would set off a collection over
-    all the others, for nothing (they form no cycles). That more than halves the time."""
+    objects, each batch of which would set off a collection over all the others, for
+    nothing (they form no cycles). That more than halves the time."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return loader.get_single_data(), loader.duplicates
+        return loader.build(), loader.duplicates
     finally:
         loader.dispose()  # type: ignore[attr-defined]
         if collecting:
@@ -158,6 +161,88 @@ class _Construction(yaml.constructor.SafeConstructor):
         self._tags: dict[str, str] = {}
         self._scalars: dict[tuple[str, str], object] = {}
 
+    def build(self) -> object:
+        """The single document of the stream as plain data, built from the parser's events
+        (no node graph): PyYAML's composer and constructor in one pass, with their words
+        for every refusal, and this loader's guards (no aliases, :data:`MAX_NESTING`)."""
+        self.get_event()  # type: ignore[attr-defined]  # the stream's start
+        if self.check_event(yaml.StreamEndEvent):  # type: ignore[attr-defined]
+            self.get_event()  # type: ignore[attr-defined]
+            return None
+        document = self.get_event()  # type: ignore[attr-defined]  # the document's start
+        data = self._build_value()
+        self.get_event()  # type: ignore[attr-defined]  # the document's end
+        if not self.check_event(yaml.StreamEndEvent):  # type: ignore[attr-defined]
+            event = self.get_event()  # type: ignore[attr-defined]
+            raise yaml.composer.ComposerError(
+                "expected a single document in the stream",
+                document.start_mark,
+                "but found another document",
+                event.start_mark,
+            )
+        self.get_event()  # type: ignore[attr-defined]
+        return data
+
+    def _build_value(self) -> object:
+        """One value (a scalar, or a whole list or mapping) from the events, iteratively."""
+        stack: list[_Open] = []
+        get_event = self.get_event  # type: ignore[attr-defined]
+        while True:
+            event = get_event()
+            kind = event.__class__
+            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                closed = stack.pop()
+                value = closed.finish(self)
+                mark = closed.mark
+            else:
+                if kind is yaml.AliasEvent:
+                    raise yaml.composer.ComposerError(
+                        None, None, "aliases (*name) are not allowed", event.start_mark
+                    )
+                if len(stack) > MAX_NESTING:
+                    raise yaml.composer.ComposerError(
+                        None,
+                        None,
+                        f"nested too deeply (more than {MAX_NESTING} levels)",
+                        event.start_mark,
+                    )
+                mark = event.start_mark
+                if kind is yaml.ScalarEvent:
+                    value = self._scalar(event)
+                else:
+                    stack.append(self._open(event))
+                    continue
+            if not stack:
+                return value
+            stack[-1].add(self, value, mark)
+
+    def _scalar(self, event: yaml.ScalarEvent) -> object:
+        """A scalar's value; a plain one (a number, a string...) is built once per text."""
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(yaml.ScalarNode, event.value, event.implicit)
+        plain = tag in _PLAIN_TAGS
+        if plain:
+            data = self._scalars.get((tag, event.value), _MISSING)
+            if data is not _MISSING:
+                return data
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
+        data = self._constructor(tag)(self, node)
+        if plain:
+            self._scalars[(tag, event.value)] = data
+        return data
+
+    def _constructor(self, tag: str) -> Callable[[Any, yaml.Node], Any]:
+        constructor = self.yaml_constructors.get(tag) or self.yaml_constructors[None]
+        return constructor  # type: ignore[no-any-return]
+
+    def _open(self, event: yaml.CollectionStartEvent) -> _Open:
+        is_map = event.__class__ is yaml.MappingStartEvent
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(yaml.MappingNode if is_map else yaml.SequenceNode, None, True)
+        return _Open(tag, is_map, event.start_mark)
+
     def resolve(self, kind: type[yaml.Node], value: Any, implicit: Any) -> Any:
         if kind is not yaml.ScalarNode:
             return super().resolve(kind, value, implicit)  # type: ignore[misc]
@@ -167,24 +252,6 @@ class _Construction(yaml.constructor.SafeConstructor):
         if tag is None:
             tag = self._tags[value] = super().resolve(kind, value, implicit)  # type: ignore[misc]
         return tag
-
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
-        """A node's value; a plain scalar (a number, a string...) is built once per text.
-        A node met twice is an alias (libyaml composes them without asking)."""
-        constructed = self.constructed_objects
-        if node in constructed:
-            raise yaml.constructor.ConstructorError(
-                None, None, "aliases (*name) are not allowed", node.start_mark
-            )
-        if node.__class__ is not yaml.ScalarNode or node.tag not in _PLAIN_TAGS:
-            return super().construct_object(node, deep)
-        key = (node.tag, node.value)
-        data = self._scalars.get(key, _MISSING)
-        if data is _MISSING:
-            data = self._scalars[key] = super().construct_object(node, deep)
-        else:
-            constructed[node] = data
-        return data
 
     def construct_yaml_str(self, node: yaml.ScalarNode) -> str:
         """A string, read as the JSON reader reads it: two ``\\u`` escapes of a surrogate
@@ -199,39 +266,79 @@ class _Construction(yaml.constructor.SafeConstructor):
                 None, None, "a \\u escape gives a lone surrogate, not a character", node.start_mark
             ) from None
 
-    def construct_yaml_map(  # type: ignore[override]
-        self, node: yaml.MappingNode
-    ) -> Iterator[dict[Any, Any]]:
-        data: dict[Any, Any] = {}
-        yield data
-        self._fill(node, data)
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        """Keys as given (no merge keys), a repeated key noted in :attr:`duplicates`."""
-        return self._fill(node, {}, deep)
+class _Open:
+    """A list or mapping being built from events: its values so far, and for a mapping
+    the key waiting for its value."""
 
-    def _fill(
-        self, node: yaml.MappingNode, mapping: dict[Any, Any], deep: bool = False
-    ) -> dict[Any, Any]:
-        if not isinstance(node, yaml.MappingNode):
-            raise yaml.constructor.ConstructorError(
-                None, None, f"expected a mapping node, but found {node.id}", node.start_mark
-            )
-        repeated = False
-        for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, Hashable):
+    __slots__ = ("data", "is_map", "key", "key_mark", "mark", "repeated", "tag")
+
+    def __init__(self, tag: str, is_map: bool, mark: Any) -> None:
+        self.tag = tag
+        self.is_map = is_map
+        self.mark = mark
+        self.data: Any = {} if is_map else []
+        self.key: Any = _MISSING
+        self.key_mark: Any = None
+        self.repeated = False
+
+    def add(self, loader: _Construction, value: object, mark: Any) -> None:
+        """Append ``value``, or in a mapping take it as the next key or the key's value
+        (a repeated key is noted in the loader's ``duplicates``, as PyYAML keeps the last)."""
+        if not self.is_map:
+            self.data.append(value)
+        elif self.key is _MISSING:
+            if not isinstance(value, Hashable):
                 raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping",
-                    node.start_mark,
-                    "found unhashable key",
-                    key_node.start_mark,
+                    "while constructing a mapping", self.mark, "found unhashable key", mark
                 )
-            if key in mapping and not repeated:
-                repeated = True
-                self.duplicates.append((mapping, key, key_node.start_mark))
-            mapping[key] = self.construct_object(value_node, deep=deep)
-        return mapping
+            self.key, self.key_mark = value, mark
+        else:
+            key, self.key = self.key, _MISSING
+            if key in self.data and not self.repeated:
+                self.repeated = True
+                loader.duplicates.append((self.data, key, self.key_mark))
+            self.data[key] = value
+
+    def finish(self, loader: _Construction) -> object:
+        """The finished value: a list or a dict, or what the collection's tag makes of it
+        (``!!set``, ``!!omap``, ``!!pairs``, as PyYAML's safe constructors make them)."""
+        if self.tag == (_MAP if self.is_map else _SEQ):
+            return self.data
+        if self.tag == _SET and self.is_map:
+            return set(self.data)
+        if self.tag in (_OMAP, _PAIRS) and not self.is_map:
+            return _pairs(self.data, self.tag, self.mark)
+        # Any other tag does not fit a collection: PyYAML's constructor says so in its words.
+        kind = yaml.MappingNode if self.is_map else yaml.SequenceNode
+        built = loader._constructor(self.tag)(loader, kind(self.tag, [], self.mark, self.mark))
+        if isinstance(built, Iterator):
+            next(built, None)
+            for _ in built:
+                pass
+        raise yaml.constructor.ConstructorError(
+            None, None, f"the tag {self.tag} does not fit a collection", self.mark
+        )
+
+
+def _pairs(items: list[Any], tag: str, mark: yaml.Mark) -> list[tuple[Any, Any]]:
+    """``!!omap`` and ``!!pairs``: a list of one-pair mappings, as (key, value) tuples."""
+    pairs: list[tuple[Any, Any]] = []
+    name = "an ordered map" if tag == _OMAP else "pairs"
+    for item in items:
+        if not isinstance(item, dict):
+            raise yaml.constructor.ConstructorError(
+                f"while constructing {name}", mark, "expected a mapping of length 1", mark
+            )
+        if len(item) != 1:
+            raise yaml.constructor.ConstructorError(
+                f"while constructing {name}",
+                mark,
+                f"expected a single mapping item, but found {len(item)} items",
+                mark,
+            )
+        pairs.append(next(iter(item.items())))
+    return pairs
 
 
 _PLAIN_TAGS = frozenset(
@@ -244,6 +351,11 @@ it into a plain scalar where PyYAML refuses it) and a byte order mark past the s
 (libyaml skips it). A document holding one is read by the pure loader alone."""
 _MISSING = object()
 _STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_SET = "tag:yaml.org,2002:set"
+_OMAP = "tag:yaml.org,2002:omap"
+_PAIRS = "tag:yaml.org,2002:pairs"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CORE_SCHEMA: tuple[tuple[str, str, str], ...] = (
     ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
@@ -276,54 +388,19 @@ _Construction.yaml_implicit_resolvers = _core_resolvers()  # type: ignore[attr-d
 
 
 class _PureLoader(_Construction, yaml.SafeLoader):
-    """PyYAML's safe loader in Python, refusing aliases and nesting deeper than
-    :data:`MAX_NESTING` as it composes the document: the loader whose words every
-    refusal is reported in."""
-
-    _open = 0
-    """Lists and mappings being composed around the current node."""
+    """PyYAML's safe loader in Python: the loader whose words every refusal is reported in."""
 
     def __init__(self, stream: str) -> None:
         yaml.SafeLoader.__init__(self, stream)
         self._prepare()
 
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed", mark)
-        if self._open > MAX_NESTING:
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise yaml.composer.ComposerError(
-                None, None, f"nested too deeply (more than {MAX_NESTING} levels)", mark
-            )
-        opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
-        self._open += opens
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._open -= opens
-
 
 class _FastLoader(_Construction, yaml.CSafeLoader):
-    """The same loader on libyaml's C parser and composer. libyaml composes aliases and
-    deep nesting without asking, so the guards sit where Python is called back: every
-    node composed calls :meth:`descend_resolver` (depth), and a node constructed twice
-    is an alias (:meth:`_Construction.construct_object`)."""
+    """The same loader on libyaml's C parser (many times faster)."""
 
     def __init__(self, stream: bytes) -> None:
         yaml.CSafeLoader.__init__(self, stream)
         self._prepare()
-        self._depth = 0
-
-    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
-        self._depth += 1
-        if self._depth > MAX_NESTING + 1:  # the node lies inside more than MAX_NESTING
-            raise yaml.composer.ComposerError(
-                None, None, f"nested too deeply (more than {MAX_NESTING} levels)", None
-            )
-
-    def ascend_resolver(self) -> None:
-        self._depth -= 1
 
 
 def _string(loader: _PureLoader | _FastLoader, node: yaml.ScalarNode) -> str:
@@ -343,13 +420,8 @@ def _integer(loader: _PureLoader | _FastLoader, node: yaml.ScalarNode) -> int:
     return int(text)
 
 
-def _mapping(loader: _PureLoader | _FastLoader, node: yaml.MappingNode) -> Iterator[dict[Any, Any]]:
-    return loader.construct_yaml_map(node)
-
-
 for _loader in (_PureLoader, _FastLoader):
     _loader.add_constructor("tag:yaml.org,2002:str", _string)
-    _loader.add_constructor("tag:yaml.org,2002:map", _mapping)
     _loader.add_constructor("tag:yaml.org,2002:int", _integer)
 
 if not getattr(yaml, "__with_libyaml__", False):

@@ -60,7 +60,7 @@ def ruleset_schema() -> dict[str, Any]:
         "$schema": DIALECT,
         "title": "gnoming-rules ruleset file",
         "description": "A ruleset of Gnoming A Round: the deck and every rule toggle "
-        "(RULES.md). Without extends it must give every rule; with extends, only changes.",
+        "(docs/rules.md). Without extends it must give every rule; with extends, only changes.",
         "type": "object",
         "if": {"required": ["extends"]},
         "then": {"$ref": "#/$defs/RulesetPatch"},

@@ -8,7 +8,7 @@ versioned (``"format": "gnoming-state/1"``) and holds every card, the face-down 
 the draw pile's order included: it is the referee's view, not a player's (for that, see
 :func:`~gnoming_rules.play.observation.observe`).
 
-The fields are the state's own, in JSON terms: cards by face (RULES 1.3), the phase by
+The fields are the state's own, in JSON terms: cards by face (rule 1.3), the phase by
 its name in lower case (``"draw"``), the face-up and filled masks as lists of slots.
 Restoring checks everything before building the state, so the engine never sees a
 state it could not have reached by its own moves in shape: a missing or unknown field, a
@@ -204,7 +204,7 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
     if len(state.discard_piles) != rules.piles:
         read.fail(
             "discard_piles",
-            f"{len(state.discard_piles)} piles, but the ruleset has {rules.piles} (RULES 3.3)",
+            f"{len(state.discard_piles)} piles, but the ruleset has {rules.piles} (rule 3.3)",
         )
     if state.round > rules.rounds or (state.phase is Phase.OVER) != (state.round == rules.rounds):
         read.fail(

@@ -102,7 +102,7 @@ class GreedyBot:
         """Take a discard pile's top when its best *legal* play gains more than the margin.
 
         What the taken card may do is asked of the engine (the state after the draw and
-        its legal moves), so a mulligan at the limit of RULES 7.2, which may only replace
+        its legal moves), so a mulligan at the limit of rule 7.2, which may only replace
         a face-up mulligan, is worth nothing here; valuing it as if it could go anywhere
         made two bots hand a mulligan back and forth for ever. With no draw pile to fall
         back on, the best discard draw is taken whatever it gains. ``seen`` is the
@@ -123,7 +123,7 @@ class GreedyBot:
                 best = (gain, move)
         if from_deck is not None and (best is None or best[0] <= self.take_margin):
             return from_deck
-        assert best is not None  # a turn begins only with something to draw (RULES 8.7)
+        assert best is not None  # a turn begins only with something to draw (rule 8.7)
         return best[1]
 
     def _best_play(self, ruleset: Ruleset, seen: State) -> float:

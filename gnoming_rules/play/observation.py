@@ -5,7 +5,7 @@ ones and the draw pile's order included. A fair bot, or a server that sends each
 their view, needs only what that seat could know at the table. By the rules:
 
 - **Face-down cards are hidden**, in every layout, the seat's own included (nobody looks
-  at their own face-down cards: RULES 3.2, 3.5). A face-up card is public: it was turned
+  at their own face-down cards: rule 3.2, 3.5). A face-up card is public: it was turned
   up in front of everyone, and at the end of a round every card is (8.1).
 - **The draw pile's order is hidden**; its size is public (the pile lies on the table).
 - **The discard piles are public, whole.** Every card on them went there face up (3.3,

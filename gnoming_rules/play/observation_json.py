@@ -5,7 +5,7 @@ player's program reads it with ``observation_from_dict(json.loads(text))`` and g
 observation equal to the one sent, field for field. The form is versioned
 (``"format": "gnoming-observation/1"``) and follows the conventions of the saved state
 (:func:`~gnoming_rules.formats.snapshot.state_to_dict`): the observation's own fields, cards by
-face (RULES 1.3), ``null`` for a face-down card, the phase by its name in lower case
+face (rule 1.3), ``null`` for a face-down card, the phase by its name in lower case
 (``"draw"``), the filled mask as a list of slots.
 
 Reading checks everything before building the observation: a missing or unknown field,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.cards import HIDDEN, Face, face_text
+from ..core.errors import one_line
 from ..core.ruleset import Ruleset
 from ..core.state import WAITING_FOR, Phase, State
 
@@ -110,9 +111,11 @@ def describe_turn(
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
-    """``seat 2 (Cy)``, or ``seat 2`` without names."""
+    """``seat 2 (Cy)``, or ``seat 2`` without names. A name is input (a record's
+    ``players``): one that does not print as it is (a newline, a terminal escape) is
+    quoted with escapes, and a long one is cut."""
     if names is not None and 0 <= seat < len(names):
-        return f"seat {seat} ({names[seat]})"
+        return f"seat {seat} ({one_line(names[seat])})"
     return f"seat {seat}"
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from ..formats.record import MAX_RECORD_BYTES
 from .report import describe
 from .resolver import RulesetResolver
 from .validate import replay_bytes, replay_file
@@ -74,25 +75,34 @@ def _says_record(path: Path) -> bool:
 STDIN = "-"
 """The file name that means standard input, as in ``gnoming play --out - | gnoming validate -``."""
 
-_resolver: RulesetResolver | None = None
+_resolvers: dict[tuple[str, ...], RulesetResolver] = {}
+"""One cache per worker process and set of trusted folders, made on first use."""
 
 
-def check_file(path: str, ruleset: str | None = None, as_json: bool = False) -> FileReport:
+def check_file(
+    path: str,
+    ruleset: str | None = None,
+    as_json: bool = False,
+    trusted: tuple[str, ...] = (),
+) -> FileReport:
     """Validate one file in this process; the text is the JSON verdict or the human report.
-    ``-`` (:data:`STDIN`) is the record on standard input (ruleset paths: from the current
-    folder)."""
-    global _resolver  # noqa: PLW0603 - one cache per worker process, made on first use
-    if _resolver is None:
-        _resolver = RulesetResolver(cache_files=True)
+    ``-`` (:data:`STDIN`) is the record on standard input, read up to the size limit; it
+    may name bundled and inline rulesets only (and files in ``trusted`` folders, whose
+    rulesets any record may name besides those in its own folder)."""
+    resolver = _resolvers.get(trusted)
+    if resolver is None:
+        resolver = _resolvers[trusted] = RulesetResolver(cache_files=True, trusted=trusted)
     if path == STDIN:
-        replay = replay_bytes(sys.stdin.buffer.read(), ruleset=ruleset, resolver=_resolver)
+        # One byte past the limit is enough to refuse: an endless input is never read whole.
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        replay = replay_bytes(data, ruleset=ruleset, resolver=resolver)
     else:
-        replay = replay_file(path, ruleset=ruleset, resolver=_resolver)
+        replay = replay_file(path, ruleset=ruleset, resolver=resolver)
     text = replay.verdict.to_json() if as_json else describe(path, replay)
     return FileReport(path, replay.verdict.exit_status, text)
 
 
-def _check_task(task: tuple[str, str | None, bool]) -> FileReport:
+def _check_task(task: tuple[str, str | None, bool, tuple[str, ...]]) -> FileReport:
     return check_file(*task)
 
 
@@ -111,10 +121,14 @@ def check_files(
     jobs: int | None = None,
     ruleset: str | None = None,
     as_json: bool = False,
+    trusted: Sequence[str | Path] = (),
 ) -> Iterator[FileReport]:
     """Reports for ``files``, in their order, computed by ``jobs`` processes (default: the
-    CPUs available), never more processes than files."""
-    tasks = [(str(path), ruleset, as_json) for path in files]
+    CPUs available), never more processes than files nor than the CPUs available (a
+    larger ``jobs`` is capped: more processes than CPUs only cost memory). ``trusted``
+    folders hold rulesets that any record may name."""
+    folders = tuple(str(folder) for folder in trusted)
+    tasks = [(str(path), ruleset, as_json, folders) for path in files]
     return in_processes(_check_task, tasks, jobs=jobs)
 
 
@@ -125,10 +139,12 @@ Result = TypeVar("Result")
 def in_processes(
     function: Callable[[Task], Result], tasks: Sequence[Task], *, jobs: int | None = None
 ) -> Iterator[Result]:
-    """``map(function, tasks)`` in ``jobs`` forked processes (default: the CPUs available),
-    results in the order of the tasks; fewer than :data:`SERIAL_BELOW` tasks, or one job,
-    run in this process. ``function`` must be a module-level function."""
-    workers = min(available_cpus() if jobs is None else jobs, len(tasks))
+    """``map(function, tasks)`` in ``jobs`` forked processes (default: the CPUs available,
+    and never more than those nor than the tasks), results in the order of the tasks;
+    fewer than :data:`SERIAL_BELOW` tasks, or one job, run in this process. ``function``
+    must be a module-level function."""
+    cpus = available_cpus()
+    workers = min(cpus if jobs is None else min(jobs, cpus), len(tasks))
     if workers <= 1 or len(tasks) < SERIAL_BELOW:
         yield from map(function, tasks)
         return

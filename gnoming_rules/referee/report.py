@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.cards import HAZARD, Face, face_text, is_positive, sorted_faces
+from ..core.errors import printable
 from ..core.scoring import score_breakdown
 from ..core.state import State, below_tops
 from ..play.render import draw_layout, draw_piles, seat_name
@@ -31,7 +32,9 @@ WIDTH = 100
 
 
 def describe(label: str, replay: Replay) -> str:
-    """The report on one record file named ``label``."""
+    """The report on one record file named ``label`` (escaped if it does not print as it
+    is: a file name with a newline cannot forge a line of the report)."""
+    label = printable(label)
     verdict = replay.verdict
     error = verdict.error
     if error is None:

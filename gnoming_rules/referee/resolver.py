@@ -1,4 +1,4 @@
-"""Which ruleset a record names, loaded once: a cache in front of :func:`load_ruleset`.
+"""Which ruleset a record names, loaded once and read only where it may be.
 
 Loading a ruleset reads YAML and runs pydantic: about a millisecond, as long as
 replaying a whole record. A validator that checks thousands of records against the same
@@ -7,17 +7,22 @@ pure data and always cached; rulesets read from files are cached only when the o
 asks (``cache_files=True``, as the command line does for one run), because a
 long-lived program could otherwise miss an edit to the file.
 
-A server that validates records from strangers limits the files a record may make it
-read: ``RulesetResolver(files="none")`` (bundled names and inline rulesets only) or
-``RulesetResolver(files=Path("house-rules"))`` (files inside that folder only).
+A record is input from a stranger, so by default (``files="record"``) the ruleset it
+names may be a bundled name, an inline mapping, or a file inside the record's own
+folder (``base_dir``, after resolving ``..`` and symlinks), and ``extends:`` in such a
+file or mapping obeys the same rule; a record read from no file (``base_dir=None``:
+standard input, an upload) may name bundled and inline rulesets only. Widening is
+explicit: ``trusted=[Path("house-rules")]`` adds folders whose rulesets any record may
+name, ``files="any"`` reads any file (for records you wrote yourself), ``files="none"``
+reads none, and ``files=Path("rules")`` reads only that folder, wherever the record is.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..core.ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
 
@@ -25,29 +30,62 @@ from ..core.ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, l
 class RulesetResolver:
     """Resolves a record's ``ruleset`` (name, path or inline mapping) to a :class:`Ruleset`.
 
-    ``files`` limits the ruleset files it reads (``"any"``, ``"none"`` or a folder; see
-    :data:`~gnoming_rules.core.ruleset.RulesetFiles`). Raises
-    :class:`~gnoming_rules.core.errors.RulesetError` as :func:`load_ruleset` does.
+    ``files`` limits the ruleset files a record may make it read: ``"record"`` (the
+    default: the record's own folder), or as
+    :data:`~gnoming_rules.core.ruleset.RulesetFiles` says; ``trusted`` folders are allowed
+    besides. Raises :class:`~gnoming_rules.core.errors.RulesetError` as
+    :func:`load_ruleset` does.
     """
 
-    def __init__(self, *, cache_files: bool = False, files: RulesetFiles = "any") -> None:
+    def __init__(
+        self,
+        *,
+        cache_files: bool = False,
+        files: Literal["record"] | RulesetFiles = "record",
+        trusted: Iterable[str | Path] = (),
+    ) -> None:
         self.cache_files = cache_files
         self.files = files
-        self._cache: dict[tuple[str, str], Ruleset] = {}
+        self.trusted = tuple(Path(folder) for folder in trusted)
+        self._cache: dict[tuple[str, ...], Ruleset] = {}
 
-    def resolve(self, source: RulesetSource, base_dir: Path | None = None) -> Ruleset:
-        """The ruleset ``source`` names, relative paths read from ``base_dir`` (default: cwd)."""
-        key = self._key(source, base_dir)
+    def allowed(self, base_dir: Path | None) -> RulesetFiles:
+        """The files a record in ``base_dir`` (``None``: in no file) may make it read."""
+        if self.files == "any":
+            return "any"
+        if self.files == "record":
+            own: tuple[Path, ...] = () if base_dir is None else (base_dir,)
+        elif self.files == "none":
+            own = ()
+        elif isinstance(self.files, Path):
+            own = (self.files,)
+        else:
+            own = tuple(self.files)
+        folders = (*own, *self.trusted)
+        return folders if folders else "none"
+
+    def resolve(
+        self, source: RulesetSource, base_dir: Path | None = None, *, trust: bool = False
+    ) -> Ruleset:
+        """The ruleset ``source`` names, relative paths read from ``base_dir`` (default: the
+        current folder). ``trust=True`` is for a ruleset the user gave (``--ruleset``), which
+        may be read from anywhere."""
+        files = "any" if trust else self.allowed(base_dir)
+        key = self._key(source, base_dir, files)
         if key is None:
-            return load_ruleset(source, base_dir=base_dir, files=self.files)
+            return load_ruleset(source, base_dir=base_dir, files=files)
         cached = self._cache.get(key)
         if cached is None:
-            cached = load_ruleset(source, base_dir=base_dir, files=self.files)
+            cached = load_ruleset(source, base_dir=base_dir, files=files)
             self._cache[key] = cached
         return cached
 
-    def _key(self, source: RulesetSource, base_dir: Path | None) -> tuple[str, str] | None:
+    def _key(
+        self, source: RulesetSource, base_dir: Path | None, files: RulesetFiles
+    ) -> tuple[str, ...] | None:
         """A cache key, or ``None`` when ``source`` must be read afresh every time."""
+        folder = str(base_dir or Path.cwd())
+        allowed = "any" if files == "any" else repr(files)
         if isinstance(source, Mapping):
             parent = source.get("extends")
             if isinstance(parent, str) and looks_like_path(parent) and not self.cache_files:
@@ -56,14 +94,14 @@ class RulesetResolver:
                 text = json.dumps(source, sort_keys=True, default=_refuse)
             except (TypeError, ValueError):
                 return None
-            folder = str(base_dir or Path.cwd()) if isinstance(parent, str) else ""
-            return ("inline:" + folder, text)
+            where = folder if isinstance(parent, str) else ""
+            return ("inline", where, allowed, text)
         reference = str(source)
-        if not looks_like_path(reference):
+        if not looks_like_path(reference) and not isinstance(source, Path):
             return ("bundled", reference)
         if not self.cache_files:
             return None
-        return ("file", str((base_dir or Path.cwd()) / reference))
+        return ("file", folder, allowed, reference)
 
 
 def _refuse(value: Any) -> Any:

@@ -1,7 +1,7 @@
 """The text of the numbered rules, so that a refusal can quote the rule it enforces.
 
 The text is the project's own statement of the rules, ``docs/rules.md`` (shipped in the
-wheel), numbered as RULES.md: ``"7.2"`` is a paragraph, ``"8"`` a whole section (its
+wheel), numbered as the spec: ``"7.2"`` is a paragraph, ``"8"`` a whole section (its
 title). Rule numbers are those of :attr:`IllegalMove.rule <gnoming_rules.core.errors.IllegalMove>`
 and of a verdict's ``rule``.
 """

@@ -1,6 +1,7 @@
-"""The record validator: replay a record through the engine and return RECORD.md's verdict.
+"""The record validator: replay a record through the engine and return the verdict of
+docs/record-format.md.
 
-The checks run in the order RECORD.md fixes ("Order of checks"):
+The checks run in the order the record format fixes ("Order of checks"):
 
 1. input errors, anywhere in the record, before any move is replayed: the structure
    (``bad-record``: also seats, piles and claim lengths), the ruleset
@@ -68,7 +69,7 @@ class VerdictError:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
-        """RECORD.md's ``error`` object."""
+        """The record format's ``error`` object."""
         return {
             "round": self.round,
             "move": self.move,
@@ -80,7 +81,7 @@ class VerdictError:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """RECORD.md's verdict on one record."""
+    """The record format's verdict on one record."""
 
     valid: bool
     complete: bool
@@ -101,7 +102,7 @@ class Verdict:
         return 2 if self.error.code in INPUT_ERROR_CODES else 1
 
     def to_dict(self) -> dict[str, Any]:
-        """RECORD.md's verdict object, keys in its order."""
+        """The record format's verdict object, keys in its order."""
         return {
             "valid": self.valid,
             "complete": self.complete,
@@ -159,11 +160,13 @@ def validate_record(
     base_dir: Path | None = None,
     resolver: RulesetResolver | None = None,
 ) -> Verdict:
-    """The verdict on ``record`` (RECORD.md).
+    """The verdict on ``record`` (docs/record-format.md).
 
     ``ruleset`` overrides the ruleset the record names (its ``ruleset_sha256`` is still
-    checked against it); a relative path in the record is read from ``base_dir``
-    (default: the current folder). ``resolver`` caches loaded rulesets.
+    checked against it; the caller's choice, read from anywhere). A ruleset file the
+    record names is read from ``base_dir``, the record's folder, and must lie inside it;
+    with ``base_dir=None`` (a record in no file) only bundled and inline rulesets are
+    used. ``resolver`` caches loaded rulesets and may widen that (its ``trusted`` folders).
     """
     return replay_record(record, ruleset=ruleset, base_dir=base_dir, resolver=resolver).verdict
 
@@ -186,7 +189,7 @@ def replay_file(
     until: tuple[int, int | None] | None = None,
     observe: Observer | None = None,
 ) -> Replay:
-    """:func:`replay_record` on a file; relative ruleset paths are read from its folder."""
+    """:func:`replay_record` on a file; the ruleset files it may name lie in its folder."""
     file = Path(path)
     try:
         record = read_record(file)
@@ -211,8 +214,9 @@ def replay_bytes(
     resolver: RulesetResolver | None = None,
 ) -> Replay:
     """:func:`replay_record` on a record's text that is in no file (a pipe, an upload):
-    ``format=None`` sniffs JSON or YAML; relative ruleset paths are read from ``base_dir``
-    (default: the current folder). Never raises for bad input: that is the verdict."""
+    ``format=None`` sniffs JSON or YAML. With no ``base_dir`` the record may name bundled
+    and inline rulesets only; with one, also files inside it (the folder the record
+    stands for). Never raises for bad input: that is the verdict."""
     try:
         record = parse_record(data, format=format)
     except RecordError as error:
@@ -314,7 +318,9 @@ def _resolve(
     source = record.ruleset if override is None else override
     what = "the ruleset given" if override is not None else "the record's ruleset"
     try:
-        return resolver.resolve(source, None if override is not None else base_dir)
+        if override is not None:  # the caller's choice: trusted, read from anywhere
+            return resolver.resolve(override, None, trust=True)
+        return resolver.resolve(source, base_dir)
     except RulesetError as error:
         raise RulesetError(error.code, f"{what} cannot be used: {error.message}") from None
     except OSError as error:  # the file system refused the question (a name too long, ...)
@@ -491,12 +497,12 @@ def _replay(
 
 RECORD_CODE: dict[str, ErrorCode] = {"bad-pile": "bad-record"}
 """The engine's refusals that a record's verdict reports under another code: a discard
-whose pile does not fit the card is a malformed entry in a record (RECORD.md: "a non-hazard
+whose pile does not fit the card is a malformed entry in a record (the record format: "a non-hazard
 with no pile: ``bad-record`` at that move"); the rule number is then dropped."""
 
 
 def _result_mismatch(state: State, result: Result) -> str | None:
-    """Why the ``result`` claim is false (RULES 9.1), or ``None`` if it holds."""
+    """Why the ``result`` claim is false (rule 9.1), or ``None`` if it holds."""
     if result.totals is not None and tuple(result.totals) != state.totals:
         return (
             f"the totals are {_listed(state.totals)}, but the record claims "

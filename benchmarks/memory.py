@@ -1,0 +1,157 @@
+"""Peak memory of ``gnoming validate`` per input byte, JSON and YAML, and at the size limit.
+
+Builds records of a few sizes from a played standard game (its rounds repeated, so the
+whole document is parsed before the replay stops at the first extra round), in JSON and
+YAML, and validates each in a fresh process through the command line's ``main``. A
+process's peak resident set (``ru_maxrss``) is read when it ends; the figure printed is
+the peak minus the resident set after importing the package (the interpreter and the
+library), divided by the input's size. The last rows are the largest input each format accepts,
+read from a file and from standard input; their peak must stay under 1 GiB.
+
+Shapes: ``plain`` is what ``gnoming play`` writes; ``colons`` adds a ``:`` inside a
+player's name, which makes the JSON reader look for repeated keys (a second parse).
+
+    python benchmarks/memory.py [--sizes 1,4,16] [--no-limit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gnoming_rules.core.ruleset import load_ruleset
+from gnoming_rules.formats.record import RECORD_ADAPTER, dump_record
+from gnoming_rules.play.bots import play_game
+
+MIB = 1024 * 1024
+GIB = 1024 * MIB
+
+_PROBE = """
+import gc, os, resource, sys
+from gnoming_rules.cli import main
+gc.collect()
+try:  # the resident set now (Linux), else the peak so far
+    with open("/proc/self/statm") as statm:
+        base = int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+except OSError:
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+path = sys.argv[1]
+if path == "-":
+    sys.stdin = open(sys.argv[2], encoding="utf-8")
+status = main(["validate", "--json", path])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(base * 1024, peak * 1024, status, file=sys.stderr)
+"""
+"""Run in a fresh process: the RSS (bytes) after the imports, and the peak at the end."""
+
+
+def record_text(size: int, *, yaml: bool, colons: bool) -> str:
+    """A record of about ``size`` bytes: one played game's rounds, repeated."""
+    rules = load_ruleset("standard")
+    record, _ = play_game(rules, 5, seed=7)
+    if colons:
+        record = record.model_copy(update={"players": ["a:b", *record.players[1:]]})
+    data = json.loads(dump_record(record))
+    one = len(json.dumps(data["rounds"][0]))
+    data["rounds"] = [data["rounds"][i % 3] for i in range(max(1, size // one))]
+    data.pop("result", None)
+    if not yaml:
+        return _fit(json.dumps(data, separators=(",", ":")), size)
+    return _fit(dump_record(RECORD_ADAPTER.validate_python(data), format="yaml"), size)
+
+
+def _fit(text: str, size: int) -> str:
+    """Cut whole rounds until the text is at most ``size`` bytes."""
+    while len(text.encode("utf-8")) > size:
+        data: Any
+        data = json.loads(text) if text.startswith("{") else None
+        if data is None:  # YAML: drop the last round (its lines start with "  - deal:")
+            cut = text.rstrip("\n").rfind("\n  - deal:")
+            text = text[:cut] + "\n"
+            continue
+        extra = len(text.encode("utf-8")) - size
+        per_round = len(json.dumps(data["rounds"][0], separators=(",", ":"))) + 1
+        data["rounds"] = data["rounds"][: -max(1, extra // per_round + 1)]
+        text = json.dumps(data, separators=(",", ":"))
+    return text
+
+
+def measure(path: Path, *, stdin: bool = False) -> tuple[int, int, int]:
+    """(RSS after the imports, peak at the end, exit status) of validating ``path``."""
+    argv = ["-", str(path)] if stdin else [str(path)]
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    base, peak, status = (int(word) for word in done.stderr.split()[-3:])
+    return base, peak, status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1,4,16", help="record sizes in MiB")
+    parser.add_argument("--no-limit", action="store_true", help="skip the size-limit rows")
+    args = parser.parse_args()
+    from gnoming_rules.formats import record as formats
+
+    limits = {
+        "json": getattr(formats, "MAX_JSON_BYTES", formats.MAX_RECORD_BYTES),
+        "yaml": getattr(formats, "MAX_YAML_BYTES", formats.MAX_RECORD_BYTES),
+    }
+    sizes = [int(float(size) * MIB) for size in args.sizes.split(",")]
+    print(f"{'input':<34} {'bytes':>11} {'peak MiB':>9} {'over import':>11} {'per byte':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        rows: list[tuple[str, int, bool, bool, bool]] = []
+        for kind in ("json", "yaml"):
+            for size in sizes:
+                if size <= limits[kind]:
+                    rows.append((kind, size, False, False, False))
+            if kind == "json":
+                rows.append((kind, min(sizes[-1], limits[kind]), True, False, False))
+            if not args.no_limit:
+                rows.append((kind, limits[kind], kind == "json", True, False))
+                rows.append((kind, limits[kind], kind == "json", True, True))
+        for kind, size, colons, at_limit, stdin in rows:
+            text = record_text(size, yaml=kind == "yaml", colons=colons)
+            path = Path(folder) / f"record.{kind}"
+            path.write_text(text, encoding="utf-8")
+            length = len(text.encode("utf-8"))
+            base, peak, status = measure(path, stdin=stdin)
+            label = f"{kind} {'colons' if colons else 'plain'}"
+            label += " at the limit" if at_limit else ""
+            label += " (stdin)" if stdin else ""
+            label += f" [exit {status}]"
+            per_byte = (peak - base) / length
+            print(f"{label:<34} {length:>11} {peak / MIB:>9.0f} {(peak - base) / MIB:>11.0f} "
+                  f"{per_byte:>9.1f}")  # fmt: skip
+            if at_limit and peak > GIB:
+                print(f"  over 1 GiB: {peak / GIB:.2f} GiB")
+        for kind in ("json", "yaml"):  # the densest shape known: one deal of small numbers
+            text = dense_record(limits[kind])
+            path = Path(folder) / f"dense.{kind}"
+            path.write_text(text, encoding="utf-8")
+            base, peak, status = measure(path)
+            label = f"{kind} dense deal at the limit [exit {status}]"
+            print(f"{label:<34} {len(text):>11} {peak / MIB:>9.0f} {(peak - base) / MIB:>11.0f} "
+                  f"{(peak - base) / len(text):>9.1f}")  # fmt: skip
+
+
+def dense_record(size: int) -> str:
+    """A record of ``size`` bytes that is almost all one deal of ones: most values per byte."""
+    head = '{"format":"gnoming-record/1","ruleset":"standard","players":["a","b","c"],'
+    head += '"first_player":0,"rounds":[{"deal":['
+    tail = '1],"moves":[]}]}'
+    text = head + "1," * ((size - len(head) - len(tail)) // 2) + tail
+    return text + " " * (size - len(text))
+
+
+if __name__ == "__main__":
+    main()
