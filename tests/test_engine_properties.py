@@ -88,6 +88,7 @@ RECORD_ONLY_CODES = {
     "card-mismatch",
     "score-mismatch",
     "result-mismatch",
+    "impossible-card",
 }
 ENGINE_REFUSAL_CODES = set(gr.ERROR_CODES) - RECORD_ONLY_CODES
 """The codes ``apply`` itself can raise (the others belong to records and claims)."""

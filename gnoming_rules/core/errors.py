@@ -83,13 +83,22 @@ class RecordError(GnomingError):
 
     round: int | None
     move: int | None
+    public: bool
+    """The input said ``information: public`` (its verdict says so too)."""
 
     def __init__(
-        self, code: str, message: str, round: int | None = None, move: int | None = None
+        self,
+        code: str,
+        message: str,
+        round: int | None = None,
+        move: int | None = None,
+        *,
+        public: bool = False,
     ) -> None:
         super().__init__(code, message)
         self.round = round
         self.move = move
+        self.public = public
 
 
 MAX_NAME = 120
@@ -205,8 +214,10 @@ ERROR_CODES: tuple[str, ...] = (
     "score-mismatch",
     "result-mismatch",
     "moves-after-end",
+    "impossible-card",
 )
-"""The stable error codes of a record verdict (RECORD.md), in the order the spec lists them."""
+"""The stable error codes of a record verdict (RECORD.md), in the order the spec lists them
+(``impossible-card`` only for public-information records)."""
 
 
 __all__ = [

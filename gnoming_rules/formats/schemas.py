@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.ruleset import Ruleset
-from .record import RECORD_ADAPTER
+from .record import SCHEMA_ADAPTER
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FACE_KEY = "^-?[1-9][0-9]*$"
@@ -68,15 +68,22 @@ def ruleset_schema() -> dict[str, Any]:
 
 
 def record_schema() -> dict[str, Any]:
-    """The schema of a ``gnoming-record/1`` game record (JSON or YAML)."""
-    schema = RECORD_ADAPTER.json_schema()
+    """The schema of a ``gnoming-record/1`` game record (JSON or YAML): a full record, or a
+    public-information one (``information: public``), exactly one of the two."""
+    schema = SCHEMA_ADAPTER.json_schema()
     inline = {"$ref": "ruleset.schema.json"}  # the file beside this one: typos are flagged
-    ruleset = schema["properties"]["ruleset"]
-    ruleset["anyOf"] = [inline if item == {"type": "object"} else item for item in ruleset["anyOf"]]
+    for kind in ("Record", "PublicRecord"):
+        ruleset = schema["$defs"][kind]["properties"]["ruleset"]
+        ruleset["anyOf"] = [
+            inline if item == {"type": "object"} else item for item in ruleset["anyOf"]
+        ]
     return {
         "$schema": DIALECT,
         "title": "gnoming-record/1 game record",
-        **{key: value for key, value in schema.items() if key != "title"},
+        "description": "A game record: a full one holds every card dealt; a public one "
+        "(information: public) only what the whole table saw.",
+        "oneOf": schema["anyOf"],
+        "$defs": schema["$defs"],
     }
 
 

@@ -25,15 +25,26 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Any, Final, Literal, NamedTuple, TypeAlias
 
-from ..core.cards import HAZARD, Face, a_card
+from ..core.cards import HAZARD, HIDDEN, Face, a_card
 from ..core.engine import apply, new_game
 from ..core.errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
 from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from ..core.ruleset import Ruleset, RulesetSource
 from ..core.state import Phase, State
-from ..formats.record import Record, RecordFormat, Result, field_path, parse_record, read_record
+from ..formats.record import (
+    AnyRecord,
+    PublicRecord,
+    PublicRound,
+    RecordFormat,
+    Result,
+    Round,
+    field_path,
+    parse_record,
+    read_record,
+)
+from .public import Seen, final_problem, start_problem
 from .resolver import RulesetResolver
 
 INPUT_ERROR_CODES: Final = frozenset(
@@ -82,6 +93,9 @@ class Verdict:
     record (its structure is bad), since then it has no seats to count."""
     winners: tuple[int, ...]
     """The winning seats, ascending, when the game is complete; else empty."""
+    information: Literal["full", "public"] = "full"
+    """The kind of record judged: a public one's verdict says so (``"information":
+    "public"``)."""
 
     @property
     def exit_status(self) -> int:
@@ -99,6 +113,7 @@ class Verdict:
             "scores": [list(scores) for scores in self.scores],
             "totals": list(self.totals),
             "winners": list(self.winners),
+            **({"information": "public"} if self.information == "public" else {}),
         }
 
     def to_json(self) -> str:
@@ -115,7 +130,7 @@ class Replay:
     """A replayed record: the verdict and what a report needs to show where it stopped."""
 
     verdict: Verdict
-    record: Record | None
+    record: AnyRecord | None
     """The parsed record (``None`` when the input was not one)."""
     ruleset: Ruleset | None
     """The ruleset it was replayed under (``None`` when it could not be resolved)."""
@@ -131,7 +146,7 @@ _DEFAULT_RESOLVER = RulesetResolver()
 
 
 def validate_record(
-    record: Record,
+    record: AnyRecord,
     *,
     ruleset: RulesetSource | Ruleset | None = None,
     base_dir: Path | None = None,
@@ -193,7 +208,7 @@ def replay_bytes(
 
 
 def replay_record(
-    record: Record,
+    record: AnyRecord,
     *,
     ruleset: RulesetSource | Ruleset | None = None,
     base_dir: Path | None = None,
@@ -211,12 +226,17 @@ def replay_record(
     except RecordError as error:
         return _not_a_record(error, record)
     zeros = (0,) * players
+    information = _information(record)
 
     def refused(
-        code: str, message: str, round_: int | None = None, rules: Ruleset | None = None
+        code: str,
+        message: str,
+        round_: int | None = None,
+        rules: Ruleset | None = None,
+        rule: str = "3.1",
     ) -> Replay:
-        error = VerdictError(round_, None, code, None if code != "bad-deal" else "3.1", message)
-        verdict = Verdict(False, False, error, (), zeros, ())  # a record: one total a seat
+        error = VerdictError(round_, None, code, None if code != "bad-deal" else rule, message)
+        verdict = Verdict(False, False, error, (), zeros, (), information)  # one total a seat
         return Replay(verdict, record, rules, None, None)
 
     try:
@@ -238,6 +258,16 @@ def replay_record(
         return refused("bad-record", error.message, rules=rules)
     deals: list[Deal] = []
     deck = rules.compiled.deck_counts
+    if isinstance(record, PublicRecord):
+        for index, public in enumerate(record.rounds):
+            problem = None if public.final is None else final_problem(rules, players, public.final)
+            if problem is not None:
+                return refused("bad-record", f"rounds[{index}].{problem}", rules=rules)
+        for index, public in enumerate(record.rounds):
+            problem = start_problem(rules, public.start)
+            if problem is not None:
+                return refused("bad-deal", f"rounds[{index}].{problem}", index, rules, "3.3")
+        return _replay(record, rules, start, deals, rounds, until=until)
     for index, round_ in enumerate(record.rounds):
         deal = Deal(tuple(round_.deal))
         if Counter(deal.cards) != deck:  # the engine says what is wrong with it
@@ -250,7 +280,7 @@ def replay_record(
     return _replay(record, rules, start, deals, rounds, until=until)
 
 
-def engine_moves(record: Record) -> list[list[Move]]:
+def engine_moves(record: AnyRecord) -> list[list[Move]]:
     """Each round's moves as engine moves (deals not included); raises ``bad-record``."""
     return [[move for move, _ in steps] for steps in _compile_rounds(record, len(record.players))]
 
@@ -258,7 +288,11 @@ def engine_moves(record: Record) -> list[list[Move]]:
 # --- step 1: input ---------------------------------------------------------------------------
 
 
-def _not_a_record(error: RecordError, record: Record | None = None) -> Replay:
+def _information(record: AnyRecord | None, public: bool = False) -> Literal["full", "public"]:
+    return "public" if public or isinstance(record, PublicRecord) else "full"
+
+
+def _not_a_record(error: RecordError, record: AnyRecord | None = None) -> Replay:
     verdict = Verdict(
         False,
         False,
@@ -266,12 +300,13 @@ def _not_a_record(error: RecordError, record: Record | None = None) -> Replay:
         (),
         (),
         (),
+        _information(record, error.public),
     )
     return Replay(verdict, record, None, None, None)
 
 
 def _resolve(
-    record: Record,
+    record: AnyRecord,
     override: RulesetSource | Ruleset | None,
     base_dir: Path | None,
     resolver: RulesetResolver,
@@ -292,7 +327,9 @@ def _resolve(
         raise GnomingError("bad-ruleset", f"{what} cannot be read: {reason}") from None
 
 
-def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
+def _ruleset_label(
+    record: AnyRecord, override: RulesetSource | Ruleset | None, rules: Ruleset
+) -> str:
     if override is not None:
         return f"the ruleset given ({one_line(rules.name) or 'inline'})"
     if isinstance(record.ruleset, str):
@@ -317,7 +354,7 @@ _STEPS: dict[int, dict[tuple[Any, ...], Step | _Malformed]] = {}
 _STEPS_LIMIT = 100_000
 
 
-def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
+def _compile_rounds(record: AnyRecord, players: int) -> list[list[Step]]:
     """Every move entry as an engine move plus its claim; raises ``bad-record`` (step 1)."""
     if record.first_player >= players:
         raise RecordError(
@@ -328,7 +365,8 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
     if len(cache) > _STEPS_LIMIT:
         cache.clear()
     compiled: list[list[Step]] = []
-    for round_index, round_ in enumerate(record.rounds):
+    every_round: Sequence[Round | PublicRound] = record.rounds
+    for round_index, round_ in enumerate(every_round):
         steps: list[Step] = []
         append = steps.append
         for move_index, entry in enumerate(round_.moves):
@@ -370,8 +408,8 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
 def _step(entry: Mapping[str, Any], players: int) -> Step | _Malformed:
     """One move entry as (engine move, claim), or (field, message) when it is malformed."""
     action = entry["action"]
-    if action == "reshuffle":
-        return Reshuffle(tuple(entry["cards"])), None
+    if action == "reshuffle":  # a public record's has no cards: the replay knows them
+        return Reshuffle(tuple(entry.get("cards", ()))), None
     player = entry["player"]
     if player >= players:
         return _Malformed("player", f"seat {player} does not exist ({_seats(players)})")
@@ -401,7 +439,7 @@ def _step(entry: Mapping[str, Any], players: int) -> Step | _Malformed:
 
 
 def _replay(
-    record: Record,
+    record: AnyRecord,
     rules: Ruleset,
     state: State,
     deals: Sequence[Deal],
@@ -409,15 +447,22 @@ def _replay(
     *,
     until: tuple[int, int | None] | None = None,
 ) -> Replay:
-    """Replay every round; the first refusal or false claim ends it (or ``until``)."""
+    """Replay every round; the first refusal or false claim ends it (or ``until``).
+
+    A public record (no ``deals``) is replayed on stand-ins for the cards nobody has seen
+    yet (:mod:`~gnoming_rules.public`): each card it names where one becomes visible
+    takes its stand-in's place, and a finished round's ``final`` layouts score it.
+    """
+    information = _information(record)
+    seen = Seen(rules) if isinstance(record, PublicRecord) else None
 
     def stop(at: State, error: VerdictError, reached: State | None = None) -> Replay:
         """The replay ends at ``at``; ``reached`` is the state the verdict is read from."""
         entry = None
         if error.round is not None and error.move is not None:
-            moves = record.rounds[error.round].moves
+            moves = _round(record, error.round).moves
             entry = moves[error.move] if error.move < len(moves) else None
-        return Replay(_verdict(reached or at, error), record, rules, at, entry)
+        return Replay(_verdict(reached or at, error, information), record, rules, at, entry)
 
     for round_index, steps in enumerate(rounds):
         if round_index and state.phase is Phase.OVER:
@@ -446,7 +491,15 @@ def _replay(
                     f"({_waiting(state)}), yet round {round_index} follows",
                 ),
             )
-        state = apply(rules, state, deals[round_index])
+        public = record.rounds[round_index] if isinstance(record, PublicRecord) else None
+        if seen is not None and isinstance(public, PublicRound):
+            try:
+                state = seen.begin(rules, state, public.start)
+            except IllegalMove as refusal:
+                error = VerdictError(round_index, None, refusal.code, refusal.rule, refusal.message)
+                return stop(state, error)
+        else:
+            state = apply(rules, state, deals[round_index])
         pause = until is not None and until[0] == round_index
         limit = until[1] if until is not None and pause else None
         if limit is not None and limit < len(steps):
@@ -455,27 +508,65 @@ def _replay(
             limit = None
         for move_index, (move, claim) in enumerate(steps):
             try:
-                after = apply(rules, state, move)
+                if seen is not None and type(move) is Reshuffle:
+                    after = seen.reshuffle(rules, state)
+                else:
+                    after = apply(rules, state, move)
             except IllegalMove as refusal:
                 try:
-                    after = _retry_hazard_discard(rules, state, move, refusal)
+                    after = retry_hazard_discard(rules, state, move, refusal)
                 except IllegalMove as final:
                     rule = None if final.code == "bad-record" else final.rule
                     error = VerdictError(round_index, move_index, final.code, rule, final.message)
                     return stop(state, error)
             if claim is not None:
                 face, seat, slot, verb = claim
-                seen = after.held if seat < 0 else after.cards[seat][slot]
-                if seen != face:
+                shown = after.held if seat < 0 else after.cards[seat][slot]
+                if shown != face:
                     player = after.turn if seat < 0 else seat
+                    if seen is None or shown != HIDDEN:
+                        message = (
+                            f"seat {player} {verb} {a_card(shown)}, but the record says "
+                            f"{a_card(face)}"
+                        )
+                        error = VerdictError(
+                            round_index, move_index, "card-mismatch", None, message
+                        )
+                        return stop(state, error, after)
+                    try:
+                        after = _learn(seen, after, move, claim)
+                    except IllegalMove as refusal:
+                        error = VerdictError(
+                            round_index, move_index, refusal.code, refusal.rule, refusal.message
+                        )
+                        return stop(state, error, after)
+            elif seen is not None and type(move) in (Place, Bounce) and after.held == HIDDEN:
+                path = field_path(("rounds", round_index, "moves", move_index, "card"))
+                message = (
+                    f"{path}: missing: the {move.action} turned up a face-down card, which a "
+                    "public record names"
+                )
+                error = VerdictError(round_index, move_index, "bad-record", None, message)
+                return stop(state, error, after)
+            if seen is not None and len(after.scores) > round_index:
+                assert isinstance(public, PublicRound)
+                if public.final is None:
                     message = (
-                        f"seat {player} {verb} {a_card(seen)}, but the record says {a_card(face)}"
+                        f"rounds[{round_index}].final: missing: the round is over, and a "
+                        "public record gives every layout as the round ended (8.1)"
                     )
-                    error = VerdictError(round_index, move_index, "card-mismatch", None, message)
-                    return stop(state, error, after)
+                    error = VerdictError(round_index, None, "bad-record", None, message)
+                    return stop(state, error)  # a round nobody can score
+                try:
+                    after = seen.finish(rules, after, public.final)
+                except IllegalMove as refusal:
+                    error = VerdictError(
+                        round_index, None, refusal.code, refusal.rule, refusal.message
+                    )
+                    return stop(state, error)
             state = after
         if len(state.scores) > round_index:
-            claimed = record.rounds[round_index].scores
+            claimed = _round(record, round_index).scores
             scored = state.scores[round_index]
             if claimed is not None and tuple(claimed) != scored:
                 message = (
@@ -484,14 +575,34 @@ def _replay(
                 )
                 return stop(state, VerdictError(round_index, None, "score-mismatch", "8", message))
         if pause:
-            entry = None if limit is None else record.rounds[round_index].moves[limit]
-            return Replay(_verdict(state, None), record, rules, state, entry)
+            entry = None if limit is None else _round(record, round_index).moves[limit]
+            return Replay(_verdict(state, None, information), record, rules, state, entry)
     result = record.result
     if state.is_over and result is not None:
         mismatch = _result_mismatch(state, result)
         if mismatch is not None:
             return stop(state, VerdictError(None, None, "result-mismatch", "9.1", mismatch))
-    return Replay(_verdict(state, None), record, rules, state, None)
+    return Replay(_verdict(state, None, information), record, rules, state, None)
+
+
+def _round(record: AnyRecord, index: int) -> Round | PublicRound:
+    return record.rounds[index]
+
+
+def _learn(seen: Seen, after: State, move: Move, claim: Claim) -> State:
+    """``after`` with the card a public record names where a stand-in was: the card drawn
+    from the draw pile, displaced or turned up (checked by :class:`Seen`)."""
+    face, seat, slot, verb = claim
+    if seat >= 0:
+        seen.learn(face, f"seat {seat} {verb}")
+        layout = after.cards[seat]
+        cards = (*layout[:slot], face, *layout[slot + 1 :])
+        return after._replace(cards=(*after.cards[:seat], cards, *after.cards[seat + 1 :]))
+    if type(move) is Draw:
+        seen.drawn(face, after.turn)
+    else:
+        seen.learn(face, f"seat {after.turn} {verb}")
+    return after._replace(held=face)
 
 
 def _result_mismatch(state: State, result: Result) -> str | None:
@@ -509,7 +620,7 @@ def _result_mismatch(state: State, result: Result) -> str | None:
     return None
 
 
-def _retry_hazard_discard(rules: Ruleset, state: State, move: Move, refusal: IllegalMove) -> State:
+def retry_hazard_discard(rules: Ruleset, state: State, move: Move, refusal: IllegalMove) -> State:
     """A hazard's discard naming a pile is read as one naming none.
 
     RECORD.md makes the pile "required unless the card is a hazard" (docs/decisions.md,
@@ -520,10 +631,18 @@ def _retry_hazard_discard(rules: Ruleset, state: State, move: Move, refusal: Ill
     raise refusal
 
 
-def _verdict(state: State, error: VerdictError | None) -> Verdict:
+def _verdict(
+    state: State, error: VerdictError | None, information: Literal["full", "public"] = "full"
+) -> Verdict:
     over = state.is_over
     return Verdict(
-        error is None, over, error, state.scores, state.totals, state.winners if over else ()
+        error is None,
+        over,
+        error,
+        state.scores,
+        state.totals,
+        state.winners if over else (),
+        information,
     )
 
 
