@@ -6,12 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records golden schemas examples clean
+.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records bench-adapters golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -48,6 +48,12 @@ bench: $(STAMP)
 bench-records: $(STAMP)
 	$(BIN)/python benchmarks/records.py
 
+# Steps/s of the PettingZoo, OpenSpiel and Gymnasium adapters, beside PettingZoo's
+# classic card games (leduc and Texas hold'em, which need rlcard: the rl-bench extra).
+bench-adapters: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
+	$(BIN)/python benchmarks/adapters.py
+
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)
 	$(BIN)/python tests/golden_cases.py
@@ -57,6 +63,10 @@ schemas: $(STAMP)
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py
+
+# The SVG pictures of the docs (worked examples, refused records), drawn by gnoming_rules.pictures.
+pictures: $(STAMP)
+	$(BIN)/python docs/_ext/pictures.py docs/pictures
 
 clean:
 	rm -rf $(VENV) build dist site .mypy_cache .ruff_cache .pytest_cache

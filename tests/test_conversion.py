@@ -21,10 +21,11 @@ from strategies import (
 )
 
 import gnoming_rules as gr
-from gnoming_rules.formats.entries import move_to_entry
+from gnoming_rules.core.entries import move_to_entry
+from gnoming_rules.core.errors import INPUT_ERROR_CODES
 from gnoming_rules.formats.record import PublicRecord, Record, dump_record, parse_record
 from gnoming_rules.referee.redact import redact
-from gnoming_rules.referee.validate import INPUT_ERROR_CODES, Verdict
+from gnoming_rules.referee.validate import Verdict
 
 SOME_RULES = bundled_variants() | rulesets()
 NOT_A_RULE = INPUT_ERROR_CODES | {

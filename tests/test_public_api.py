@@ -37,7 +37,7 @@ def test_the_api_pages_cover_the_modules_with_an_interface() -> None:
         "core.state",
         "formats.snapshot",
         "play.observation",
-        "formats.entries",
+        "core.entries",
         "core.scoring",
         "play.bots",
     ):

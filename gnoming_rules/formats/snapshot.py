@@ -26,9 +26,9 @@ from typing import Any, Final
 
 from ..core.cards import HIDDEN, Face, sorted_faces
 from ..core.errors import StateError
+from ..core.fields import FieldReader
 from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
 from ..core.state import Phase, State
-from .fields import FieldReader
 
 STATE_FORMAT: Final = "gnoming-state/1"
 """The value of a saved state's ``format`` field."""
@@ -245,7 +245,8 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
 
 def _every_card(state: State) -> list[Face]:
     cards = [card for layout in state.cards for card in layout]
-    cards += [*state.draw_pile, *state.discard_piles[0], *state.discard_piles[1], *state.removed]
+    cards += [*state.draw_pile, *(card for pile in state.discard_piles for card in pile)]
+    cards += state.removed
     if state.held is not None:
         cards.append(state.held)
     return cards

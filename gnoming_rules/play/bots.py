@@ -18,10 +18,10 @@ from typing import Literal, Protocol
 
 from ..core.cards import Face
 from ..core.engine import apply, legal_moves, new_game, sample_chance
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..core.moves import Bounce, Discard, Draw, Move, Place, PlayerMove
 from ..core.ruleset import Ruleset
-from ..core.scoring import score_visible
+from ..core.scoring import card_points, score_visible
 from ..core.state import Phase, State
 from ..formats.record import Record
 from .observation import Observation, observe, stand_in
@@ -174,11 +174,8 @@ def estimate(
 
 def average_card(ruleset: Ruleset) -> float:
     """The average score of one card of the deck, alone in a layout (no sets)."""
-    deck = ruleset.deck
-    total = sum(face * copies for face, copies in deck.numbers.items())
-    total += deck.hazards * ruleset.hazard.penalty
-    total += deck.mulligans * ruleset.mulligan.unmatched_value
-    return total / deck.size
+    rules = ruleset.compiled
+    return sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
 
 
 def _placed(layout: Sequence[Face | None], slot: int, card: Face) -> tuple[Face | None, ...]:
@@ -219,7 +216,7 @@ def play_game(
     state = new_game(ruleset, players, start)
     recorder = Recorder(ruleset, seats, start, ruleset_ref=ruleset_ref, claims=claims)
     agent = make_bot(bot, choices)
-    stop_after = ruleset.rounds if rounds is None else rounds
+    stop_after = ruleset.compiled.rounds if rounds is None else rounds
     for _ in range(MOVE_LIMIT):
         if state.is_over or (state.phase is Phase.DEAL and state.round >= stop_after):
             return recorder.record(), state
@@ -230,7 +227,7 @@ def play_game(
         )
         state = apply(ruleset, state, move)
         recorder.add(move, state)
-    raise GnomingError(
+    raise UsageError(
         "bot-stuck",
         f"seed {seed}: the game did not end within {MOVE_LIMIT} moves (stopped in round "
         f"{state.round}; some variants allow a round that no legal move can end)",

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.cards import HIDDEN, Face
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..core.state import Phase, State
 
 __all__ = ["Observation", "observe"]
@@ -102,7 +102,7 @@ class Observation:
         observation, which has no layout of its own.
         """
         if self.seat is None:
-            raise GnomingError("bad-seat", "a spectator's observation has no layout of its own")
+            raise UsageError("bad-seat", "a spectator's observation has no layout of its own")
         return self.layouts[self.seat]
 
 
@@ -110,12 +110,12 @@ def observe(state: State, seat: int | None = None) -> Observation:
     """What ``seat`` can see of ``state``; with no seat, what the whole table sees (a
     spectator: the card drawn from the draw pile stays hidden until it is played).
 
-    Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) when ``seat`` is not
+    Raises :class:`~gnoming_rules.core.errors.UsageError` (``bad-seat``) when ``seat`` is not
     at the table.
     """
     players = state.players
     if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-        raise GnomingError(
+        raise UsageError(
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
     hidden = _held_hidden(state, seat)
@@ -189,12 +189,12 @@ def stand_in(observation: Observation) -> State:
 
 def decision_state(observation: Observation) -> State:
     """:func:`stand_in`, for deciding the moves open now: raises
-    :class:`~gnoming_rules.core.errors.GnomingError` (``hidden-card``) when they depend on a card
+    :class:`~gnoming_rules.core.errors.UsageError` (``hidden-card``) when they depend on a card
     the observation hides (the seat to move holds a card drawn by it from the draw pile,
     and this is another seat's or a spectator's view)."""
     if observation.held_hidden and observation.phase is Phase.PLACE:
         who = "a spectator" if observation.seat is None else f"seat {observation.seat}"
-        raise GnomingError(
+        raise UsageError(
             "hidden-card",
             f"{who} cannot see the card seat {observation.turn} drew, and the moves open to "
             "that seat depend on it: decide from the drawing seat's own observation",

@@ -21,8 +21,8 @@ from typing import Any, Final
 
 from ..core.cards import Face
 from ..core.errors import StateError
+from ..core.fields import FieldReader
 from ..core.ruleset import Ruleset
-from ..formats.fields import FieldReader
 from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _course, _layouts, _slots
 from .observation import Observation, _held_hidden, stand_in
 

@@ -12,21 +12,10 @@ from collections.abc import Sequence
 
 from ..core.cards import HIDDEN, Face, face_text
 from ..core.ruleset import Ruleset
-from ..core.state import Phase, State
+from ..core.state import WAITING_FOR, Phase, State
 
 CELL = 6
 """Width of one grid cell, enough for ``(-12)*``."""
-
-_WAITING = {
-    Phase.DEAL: "the deal",
-    Phase.REVEAL: "reveal a face-down card",
-    Phase.DRAW: "draw",
-    Phase.PLACE: "play the held card or discard it",
-    Phase.BOUNCE: "bounce the held card or discard it",
-    Phase.FLIP: "flip a face-down card (hazard)",
-    Phase.RESHUFFLE: "the reshuffle of the discard piles",
-    Phase.OVER: "nothing: the game is over",
-}
 
 
 def cell_text(card: Face | None, face_up: bool, marked: bool = False) -> str:
@@ -97,10 +86,24 @@ def _join(band: Sequence[Sequence[str]], gap: int) -> list[str]:
     return rows
 
 
-def describe_turn(state: State, names: Sequence[str] | None = None) -> str:
-    """Whose move it is and what the game waits for, in words."""
+def describe_turn(
+    state: State, names: Sequence[str] | None = None, ruleset: Ruleset | None = None
+) -> str:
+    """Whose move it is and what the game waits for, in words. Given the ``ruleset``, the
+    words follow its rules: a displaced card is only discarded where bouncing is off
+    (5.3), and a card taken from a discard pile that must be played (4.5) is not offered
+    for discarding."""
     seat = state.actor
-    waiting = _WAITING[state.phase]
+    waiting = WAITING_FOR[state.phase][1]
+    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.bounce:
+        waiting = "discard the held card (no bouncing under these rules)"
+    elif (
+        ruleset is not None
+        and state.phase is Phase.PLACE
+        and state.taken_from_discard
+        and ruleset.discard.taken_must_be_played
+    ):
+        waiting = "play the held card, taken from a discard pile, into a slot"
     if seat is None:
         return f"waiting for {waiting}"
     return f"{seat_name(seat, names)} to {waiting}"
@@ -144,7 +147,7 @@ def draw_table(
     marked: tuple[int, int] | None = None,
 ) -> list[str]:
     """Every layout (titled by seat), then the piles; ``marked`` is a (seat, slot) to star."""
-    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
     blocks = []
     for seat, layout in enumerate(state.cards):
         if not layout:
@@ -169,7 +172,7 @@ def state_summary(state: State) -> str:
     return (
         f"r{state.round} {state.phase.name} t{state.turn} held={held} "
         f"draw={len(state.draw_pile)}:{top} piles={piles} "
-        f"sizes={len(state.discard_piles[0])}/{len(state.discard_piles[1])} up={masks} "
+        f"sizes={'/'.join(str(len(pile)) for pile in state.discard_piles)} up={masks} "
         f"owed={owed} out={out} filled={state.filled:x} chain={int(state.chain)} "
         f"taken={int(state.taken_from_discard)} scores={scores}"
     )

@@ -22,14 +22,14 @@ from typing import Any
 
 from ..core.cards import Face
 from ..core.engine import apply, new_game
-from ..core.errors import IllegalMove, RecordError
+from ..core.entries import card_claim
+from ..core.errors import INPUT_ERROR_CODES, RecordError
 from ..core.moves import Bounce, Deal, Move, Place
 from ..core.ruleset import Ruleset, RulesetSource
 from ..core.state import Phase, State
-from ..formats.entries import card_claim
 from ..formats.record import FORMAT, PublicRecord, Record
 from .resolver import RulesetResolver
-from .validate import INPUT_ERROR_CODES, engine_moves, replay_record, retry_hazard_discard
+from .validate import as_recorded, engine_moves, replay_record
 
 _REQUIRED = frozenset({"reveal", "flip", "draw"})
 """Actions whose ``card`` a public record always names."""
@@ -102,11 +102,11 @@ def redact(
 
 
 def _apply(rules: Ruleset, state: State, move: Move) -> State:
-    """The next state, as the validator replays it (a hazard's discard naming a pile too)."""
-    try:
+    """The next state, as the validator replays the move (a hazard's discard naming a pile
+    too)."""
+    if isinstance(move, Deal):
         return apply(rules, state, move)
-    except IllegalMove as refusal:
-        return retry_hazard_discard(rules, state, move, refusal)
+    return apply(rules, state, as_recorded(rules.compiled, state, move))
 
 
 def _start(rules: Ruleset, players: int, deal: Deal) -> dict[str, Any]:

@@ -1,0 +1,546 @@
+"""An SVG picture of a position: every layout, the piles, the held card, whose move it is.
+
+:func:`table_svg` draws a state as the referee sees it (face-down cards as backs that name
+their card small at the foot, see :mod:`.cards`) or, with ``seat=``, as that seat sees it:
+the picture is then drawn from :func:`~gnoming_rules.observation.observe`, the one place
+that says what a seat can see, so it shows exactly the backs that seat cannot look under.
+After a round the scoring module's breakdown marks each set (an outlined row or column and
+its ``-v``) and the wild mulligans, and each layout shows its round score, the going-out
+bonus apart.
+
+The picture is made of parts that do not depend on where they stand (a seat's panel, the
+piles, the heading), each placed by a ``<g transform>``: the HTML replay reuses the parts
+and swaps only those that change from one move to the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
+
+from ..core.cards import Face
+from ..core.ruleset import Ruleset
+from ..core.scoring import ScoreBreakdown, score_breakdown, score_visible
+from ..core.state import Phase, State
+from ..play.observation import observe
+from ..play.render import describe_turn, seat_name
+from .cards import CARD_H, CARD_W, card_defs, card_ref, face_label
+
+__all__ = ["Layout", "Picture", "SeatView", "TableView", "picture", "table_svg", "table_view"]
+
+Slot = tuple[Face | None, bool]
+"""A slot as a picture shows it: (the card, or ``None`` when the viewer cannot know it; face up)."""
+
+_DOING = {
+    Phase.REVEAL: "to reveal a card",
+    Phase.DRAW: "to draw",
+    Phase.PLACE: "to play or discard",
+    Phase.BOUNCE: "to bounce or discard",
+    Phase.FLIP: "to flip a card",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's layout and marks, as the picture draws them."""
+
+    name: str
+    cards: tuple[Slot, ...]
+    doing: str | None
+    """What the seat must do when it is to move (``"to draw"``), else ``None``."""
+    owes_flip: bool
+    went_out: bool
+    filled: int
+    """Bit mask of the slots filled this turn (the active seat's play and bounces)."""
+    marked: int | None
+    """A slot to mark (the slot a refused move names)."""
+    shows: int | None
+    """During a round: the score of the face-up cards (``score_visible``)."""
+    breakdown: ScoreBreakdown | None
+    """After a round: the layout's score and its sets."""
+    final: int | None
+    """After a round: the round score, the going-out bonus included."""
+    note: str = ""
+    """Anything more to say under the name (a picture's caption: ``holding 5``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A position as one viewer sees it: the input of every picture of this module."""
+
+    rows: int
+    cols: int
+    heading: str
+    viewer: str
+    seats: tuple[SeatView, ...]
+    draw_pile: int
+    discard_piles: tuple[tuple[Face, ...], ...]
+    held: Slot | None
+    """The held card: face up when the viewer sees it, else a back (a peek back for the
+    referee, who sees a card the table does not)."""
+    holder: str
+    """Who holds it and how it came to be held, in words."""
+    removed: tuple[Face, ...]
+    faces: tuple[Face, ...]
+    """Every face of the ruleset's deck (the cards a picture may need to draw)."""
+
+
+def table_view(
+    ruleset: Ruleset,
+    state: State,
+    *,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    marked: tuple[int, int] | None = None,
+) -> TableView:
+    """What a picture of ``state`` shows: the referee's view, or ``seat``'s (from ``observe``).
+
+    ``marked`` is a (seat, slot) to outline, such as the slot of a refused move.
+    Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) for a seat not at the
+    table.
+    """
+    players = state.players
+    seen = observe(state, seat) if seat is not None else None
+    table = _table_sees_held(state)
+    if seen is not None:
+        layouts = [tuple((card, card is not None) for card in row) for row in seen.layouts]
+        held: Slot | None = None
+        if state.held is not None:
+            held = (None, False) if seen.held_hidden else (seen.held, True)
+        viewer = (
+            "as the table sees it"
+            if seen.seat is None
+            else f"as {seat_name(seen.seat, names)} sees it"
+        )
+    else:
+        layouts = [
+            tuple((card, bool(state.face_up[other] >> slot & 1)) for slot, card in enumerate(row))
+            for other, row in enumerate(state.cards)
+        ]
+        held = None if state.held is None else (state.held, table)
+        viewer = "referee's view: face-down cards named at their foot"
+    ended = state.phase in (Phase.DEAL, Phase.OVER) and bool(state.scores) and bool(state.cards[0])
+    actor = state.actor
+    seats = []
+    for other in range(players):
+        cards = layouts[other] if state.cards[other] else ()
+        breakdown = final = shows = None
+        known = [card for card, _ in cards if card is not None]
+        if ended and len(known) == len(cards):
+            breakdown = score_breakdown(ruleset, known)
+            final = state.scores[-1][other]
+        elif cards:
+            visible = [card if up else None for card, up in cards]
+            shows = score_visible(ruleset, visible)
+        seats.append(
+            SeatView(
+                name=names[other] if names is not None and other < len(names) else f"seat {other}",
+                cards=cards,
+                doing=_DOING.get(state.phase) if other == actor else None,
+                owes_flip=other in state.flips_owed,
+                went_out=state.went_out == other,
+                filled=state.filled if other == state.turn else 0,
+                marked=marked[1] if marked is not None and marked[0] == other else None,
+                shows=shows,
+                breakdown=breakdown,
+                final=final,
+            )
+        )
+    return TableView(
+        rows=ruleset.layout.rows,
+        cols=ruleset.layout.cols,
+        heading=_heading(ruleset, state, names),
+        viewer=viewer,
+        seats=tuple(seats),
+        draw_pile=len(state.draw_pile),
+        discard_piles=state.discard_piles,
+        held=held,
+        holder=_holder(state, names),
+        removed=state.removed,
+        faces=tuple(ruleset.compiled.deck_counts),
+    )
+
+
+def _table_sees_held(state: State) -> bool:
+    """Whether every seat sees the held card: what ``observe`` says for the seats not
+    holding it (a card drawn from the draw pile stays hidden from them until played)."""
+    others = [seat for seat in range(state.players) if seat != state.turn]
+    return not others or not observe(state, others[0]).held_hidden
+
+
+def _heading(ruleset: Ruleset, state: State, names: Sequence[str] | None) -> str:
+    rounds = ruleset.rounds
+    if state.phase is Phase.OVER:
+        return f"Game over after {rounds} round{'s' if rounds > 1 else ''}"
+    if state.phase is Phase.DEAL and state.scores and state.cards[0]:
+        return f"End of {_round_name(state.round - 1, rounds).lower()}: scored"
+    return f"{_round_name(state.round, rounds)}: {describe_turn(state, names)}"
+
+
+def _round_name(index: int, rounds: int) -> str:
+    """``Round 0 (1st of 3)``: the record's count from 0, and the ordinal a player says."""
+    place = index + 1
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"Round {index} ({place}{suffix} of {rounds})"
+
+
+def _holder(state: State, names: Sequence[str] | None) -> str:
+    if state.held is None:
+        return ""
+    who = names[state.turn] if names is not None and state.turn < len(names) else None
+    holder = who or f"seat {state.turn}"
+    if state.phase is Phase.BOUNCE:
+        return f"picked up by {holder}"
+    if state.taken_from_discard:
+        return f"taken by {holder}"
+    return f"drawn by {holder}"
+
+
+# --- geometry ------------------------------------------------------------------------------
+
+GAP = 6
+"""Space between two cards of a layout."""
+PAD = 12
+TITLE = 46
+LABELS = 28
+"""Room right of and below the grid for the sets' values."""
+FOOT = 20
+MARGIN = 14
+HEAD = 44
+PILES = CARD_H + 46
+MAX_WIDTH = 920
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the parts of a picture stand: the same for every position of one game."""
+
+    width: int
+    height: int
+    piles: tuple[int, int]
+    seats: tuple[tuple[int, int], ...]
+    panel: tuple[int, int]
+
+
+def arrange(rows: int, cols: int, players: int, piles: int) -> Layout:
+    """The positions of the heading, the piles and each seat's panel."""
+    panel_w = PAD * 2 + cols * CARD_W + (cols - 1) * GAP + LABELS
+    panel_h = TITLE + rows * CARD_H + (rows - 1) * GAP + LABELS + FOOT
+    columns = max(1, min(players, (MAX_WIDTH - 2 * MARGIN + GAP) // (panel_w + GAP)))
+    seats = []
+    top = MARGIN + HEAD + PILES
+    for seat in range(players):
+        row, col = divmod(seat, columns)
+        seats.append((MARGIN + col * (panel_w + GAP), top + row * (panel_h + GAP)))
+    lines = -(-players // columns)
+    width = max(MARGIN * 2 + columns * (panel_w + GAP) - GAP, _piles_width(piles) + 2 * MARGIN)
+    height = top + lines * (panel_h + GAP) - GAP + MARGIN
+    return Layout(width, height, (MARGIN, MARGIN + HEAD), tuple(seats), (panel_w, panel_h))
+
+
+def _piles_width(piles: int) -> int:
+    return (piles + 3) * (CARD_W + 56) + 160
+
+
+# --- parts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A position cut into parts, each drawn at its own origin (see the module's notes)."""
+
+    layout: Layout
+    title: str
+    """The heading's text, for the picture's accessible name."""
+    defs: str
+    heading: str
+    piles: str
+    seats: tuple[str, ...]
+
+    def svg(self) -> str:
+        """The whole picture as one standalone SVG document."""
+        where = self.layout
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {where.width} {where.height}" '
+            f'width="{where.width}" height="{where.height}" class="gnoming-table" role="img" '
+            f'aria-label="{escape(self.title)}">',
+            STYLE,
+            self.defs,
+            f'<rect class="felt" width="{where.width}" height="{where.height}" rx="12"/>',
+            f'<g transform="translate({MARGIN},{MARGIN})">{self.heading}</g>',
+            f'<g transform="translate({where.piles[0]},{where.piles[1]})">{self.piles}</g>',
+        ]
+        for (x, y), part in zip(where.seats, self.seats, strict=True):
+            parts.append(f'<g transform="translate({x},{y})">{part}</g>')
+        parts.append("</svg>")
+        return "".join(parts)
+
+
+STYLE = (
+    "<style>"
+    ".gnoming-table{font-family:'DejaVu Sans','Liberation Sans',Verdana,Arial,sans-serif}"
+    ".gnoming-table .felt{fill:#1e5b3f}"
+    ".gnoming-table .panel{fill:#2a6c4d;stroke:#17412d;stroke-width:1}"
+    ".gnoming-table .panel.active{fill:#33805b;stroke:#f2c14e;stroke-width:3}"
+    ".gnoming-table .name{fill:#fff;font-size:15px;font-weight:700}"
+    ".gnoming-table .note{fill:#d7eadf;font-size:11px}"
+    ".gnoming-table .doing{fill:#ffe08a;font-size:11px;font-weight:700}"
+    ".gnoming-table .head{fill:#fff;font-size:16px;font-weight:700}"
+    ".gnoming-table .viewer{fill:#bcd8c8;font-size:11px}"
+    ".gnoming-table .label{fill:#e8f3ec;font-size:11px}"
+    ".gnoming-table .strong{font-weight:700}"
+    ".gnoming-table .set{fill:none;stroke:#f2c14e;stroke-width:3}"
+    ".gnoming-table .setv{fill:#f2c14e}"
+    ".gnoming-table .setv-text{fill:#1b2a41;font-size:11px;font-weight:700}"
+    ".gnoming-table .filled{fill:#f2c14e}"
+    ".gnoming-table .marked{fill:none;stroke:#ff5a4f;stroke-width:3;stroke-dasharray:6 3}"
+    ".gnoming-table .empty{fill:none;stroke:#bcd8c8;stroke-width:1.5;stroke-dasharray:4 3}"
+    ".gnoming-table .badge{fill:#17412d}"
+    "</style>"
+)
+"""The picture's stylesheet (kept inside the SVG, so a standalone file looks the same)."""
+
+
+def picture(view: TableView, *, peeks: bool = True, every_face: bool = True) -> Picture:
+    """Cut ``view`` into the parts of a picture. ``peeks``: define the peek backs;
+    ``every_face``: define every face of the deck (for a replay, whose parts change),
+    else only the faces this view shows."""
+    where = arrange(view.rows, view.cols, len(view.seats), len(view.discard_piles))
+    return Picture(
+        layout=where,
+        title=view.heading,
+        defs=card_defs(view.faces if every_face else shown_faces(view), peeks=peeks),
+        heading=heading_part(view),
+        piles=piles_part(view),
+        seats=tuple(seat_part(seat, view.rows, view.cols, where.panel) for seat in view.seats),
+    )
+
+
+def table_svg(
+    ruleset: Ruleset,
+    state: State,
+    *,
+    seat: int | None = None,
+    names: Sequence[str] | None = None,
+    marked: tuple[int, int] | None = None,
+) -> str:
+    """``state`` as one standalone SVG document (see :func:`table_view` for the options)."""
+    view = table_view(ruleset, state, seat=seat, names=names, marked=marked)
+    return picture(view, peeks=seat is None, every_face=False).svg()
+
+
+def scored_layout(ruleset: Ruleset, cards: Sequence[Face], name: str) -> SeatView:
+    """A full layout, face up and scored: its sets outlined, its score at the foot."""
+    breakdown = score_breakdown(ruleset, cards)
+    return SeatView(
+        name=name,
+        cards=tuple((card, True) for card in cards),
+        doing=None,
+        owes_flip=False,
+        went_out=False,
+        filled=0,
+        marked=None,
+        shows=None,
+        breakdown=breakdown,
+        final=breakdown.total,
+    )
+
+
+def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
+    """Seat panels side by side and nothing else: one layout at several moments, or several
+    layouts (the pictures of the rules page). Face-down cards are drawn as the panels say."""
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    where = arrange(rows, cols, 1, 0)
+    width, height = where.panel
+    total = MARGIN * 2 + len(panels) * (width + GAP) - GAP
+    faces = {card for panel in panels for card, _ in panel.cards if card is not None}
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {height + 2 * MARGIN}" '
+        f'width="{total}" height="{height + 2 * MARGIN}" class="gnoming-table" role="img" '
+        f'aria-label="{escape(", ".join(panel.name for panel in panels))}">',
+        STYLE,
+        card_defs(faces),
+        f'<rect class="felt" width="{total}" height="{height + 2 * MARGIN}" rx="12"/>',
+    ]
+    for index, panel in enumerate(panels):
+        x = MARGIN + index * (width + GAP)
+        drawn = seat_part(panel, rows, cols, where.panel)
+        parts.append(f'<g transform="translate({x},{MARGIN})">{drawn}</g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def shown_faces(view: TableView) -> set[Face]:
+    """The faces a view draws as cards (face up or as peek backs)."""
+    faces = {card for seat in view.seats for card, _ in seat.cards if card is not None}
+    faces.update(pile[-1] for pile in view.discard_piles if pile)
+    if view.held is not None and view.held[0] is not None:
+        faces.add(view.held[0])
+    return faces
+
+
+def heading_part(view: TableView) -> str:
+    """The heading: the round and whose move it is, and under it whose view the picture is."""
+    return (
+        f'<text class="head" x="2" y="17">{escape(view.heading)}</text>'
+        f'<text class="viewer" x="2" y="33">{escape(view.viewer)}</text>'
+    )
+
+
+def _use(card: Face | None, face_up: bool, x: float, y: float) -> str:
+    return f'<use href="#{card_ref(card, face_up)}" x="{x:g}" y="{y:g}"/>'
+
+
+def piles_part(view: TableView) -> str:
+    """The draw pile (its size), each discard pile's top, the held card, the removed cards."""
+    step = CARD_W + 56
+    parts = []
+    x = 0
+    count = view.draw_pile
+    if count:
+        for offset in (4, 2):
+            if count > offset:
+                parts.append(_use(None, False, x + offset, offset))
+        parts.append(_use(None, False, x, 0))
+    else:
+        parts.append(_empty(x))
+    parts.append(_label(x, "draw pile", f"{count} card{'' if count == 1 else 's'}"))
+    for index, pile in enumerate(view.discard_piles):
+        x += step
+        parts.append(_use(pile[-1], True, x, 0) if pile else _empty(x))
+        size = f"{len(pile)} card{'' if len(pile) == 1 else 's'}" if pile else "empty"
+        parts.append(_label(x, f"discard pile {index}", size))
+    if view.held is not None:
+        x += step + 20
+        card, up = view.held
+        parts.append(
+            f'<rect class="filled" x="{x - 4}" y="-4" width="{CARD_W + 8}" height="{CARD_H + 8}" '
+            'rx="8" opacity=".35"/>'
+        )
+        parts.append(_use(card, up, x, 0))
+        parts.append(_label(x, "held", view.holder))
+    if view.removed:
+        x += step + (30 if view.held is not None else 0)
+        shown = " ".join(face_label(card) for card in view.removed)
+        parts.append(f'<text class="label" x="{x}" y="24">out of the game this round:</text>')
+        parts.append(f'<text class="name" x="{x}" y="44">{escape(shown)}</text>')
+    return "".join(parts)
+
+
+def _empty(x: float) -> str:
+    return (
+        f'<rect class="empty" x="{x + 1}" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="5"/>'
+    )
+
+
+def _label(x: float, title: str, detail: str) -> str:
+    """Two centred lines under a card: what it is, and a detail (a count, who holds it)."""
+    middle = f'x="{x + CARD_W / 2:g}" text-anchor="middle"'
+    return (
+        f'<text class="label strong" {middle} y="{CARD_H + 15}">{escape(title)}</text>'
+        f'<text class="label" {middle} y="{CARD_H + 29}">{escape(detail)}</text>'
+    )
+
+
+def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> str:
+    """One seat's panel: its name and state, its layout, its sets and score after a round."""
+    width, height = panel
+    active = seat.doing is not None
+    parts = [
+        f'<rect class="panel{" active" if active else ""}" width="{width}" height="{height}" '
+        'rx="10"/>',
+        f'<text class="name" x="{PAD}" y="{PAD + 10}">'
+        f"{'&#9654; ' if active else ''}{escape(_short(seat.name, width))}</text>",
+    ]
+    notes = []
+    if seat.doing is not None:
+        notes.append(seat.doing)
+    if seat.owes_flip and seat.doing != _DOING[Phase.FLIP]:
+        notes.append("owes a flip")
+    if seat.went_out:
+        notes.append("went out")
+    if seat.note:
+        notes.append(seat.note)
+    if notes:
+        css = "doing" if active else "note"
+        parts.append(
+            f'<text class="{css}" x="{PAD}" y="{PAD + 25}">{escape(" · ".join(notes))}</text>'
+        )
+    top = TITLE
+    for slot, (card, up) in enumerate(seat.cards):
+        row, col = divmod(slot, cols)
+        x, y = PAD + col * (CARD_W + GAP), top + row * (CARD_H + GAP)
+        parts.append(_use(card, up, x, y))
+        if seat.filled >> slot & 1:
+            parts.append(
+                f'<rect class="filled" x="{x + 6}" y="{y + CARD_H + 1}" width="{CARD_W - 12}" '
+                'height="3.5" rx="1.5"/>'
+            )
+        if slot == seat.marked:
+            parts.append(
+                f'<rect class="marked" x="{x - 3}" y="{y - 3}" width="{CARD_W + 6}" '
+                f'height="{CARD_H + 6}" rx="7"/>'
+            )
+    grid_w = cols * CARD_W + (cols - 1) * GAP
+    grid_h = rows * CARD_H + (rows - 1) * GAP
+    if seat.breakdown is not None:
+        parts.append(_sets(seat.breakdown, cols, top, grid_w, grid_h))
+    foot = top + grid_h + LABELS + 8
+    text = _score_text(seat)
+    if text:
+        parts.append(f'<text class="label" x="{PAD}" y="{foot}">{escape(text)}</text>')
+    return "".join(parts)
+
+
+def _short(name: str, width: int) -> str:
+    """A name cut to what fits on a panel's first line."""
+    most = max(4, (width - 2 * PAD - 18) // 9)
+    return name if len(name) <= most else name[: most - 1] + "\u2026"
+
+
+def _score_text(seat: SeatView) -> str:
+    if seat.breakdown is not None and seat.final is not None:
+        bonus = seat.final - seat.breakdown.total
+        if bonus:
+            base, final = face_label(seat.breakdown.total), face_label(seat.final)
+            sign = "+" if bonus > 0 else "\u2212"
+            return f"round score {base} {sign} {abs(bonus)} going out = {final}"
+        return f"round score {face_label(seat.final)}"
+    if seat.shows is not None:
+        return f"face-up cards score {face_label(seat.shows)}"
+    return ""
+
+
+def _sets(breakdown: ScoreBreakdown, cols: int, top: int, grid_w: int, grid_h: int) -> str:
+    """Each set outlined, its value in a disc at the row's end or the column's foot; each
+    wild mulligan tagged."""
+    parts = []
+    for line in breakdown.sets:
+        first, last = line.slots[0], line.slots[-1]
+        (r0, c0), (r1, c1) = divmod(first, cols), divmod(last, cols)
+        x0, y0 = PAD + c0 * (CARD_W + GAP) - 3, top + r0 * (CARD_H + GAP) - 3
+        x1 = PAD + c1 * (CARD_W + GAP) + CARD_W + 3
+        y1 = top + r1 * (CARD_H + GAP) + CARD_H + 3
+        parts.append(
+            f'<rect class="set" x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" rx="8"/>'
+        )
+        if r0 == r1:  # a row: its value at the right end
+            cx, cy = PAD + grid_w + LABELS / 2, (y0 + y1) / 2
+        else:
+            cx, cy = (x0 + x1) / 2, top + grid_h + LABELS / 2
+        parts.append(
+            f'<circle class="setv" cx="{cx:g}" cy="{cy:g}" r="12"/>'
+            f'<text class="setv-text" x="{cx:g}" y="{cy + 4:g}" text-anchor="middle">'
+            f"{escape(face_label(-line.value))}</text>"
+        )
+    for slot in breakdown.wild:
+        row, col = divmod(slot, cols)
+        x, y = PAD + col * (CARD_W + GAP), top + row * (CARD_H + GAP)
+        parts.append(
+            f'<rect class="badge" x="{x + 7}" y="{y + CARD_H - 17}" width="{CARD_W - 14}" '
+            'height="13" rx="6"/>'
+            f'<text class="note" x="{x + CARD_W / 2:g}" y="{y + CARD_H - 7}" '
+            'text-anchor="middle">wild</text>'
+        )
+    return "".join(parts)
