@@ -30,16 +30,14 @@ from ..formats.record import Start
 
 IMPOSSIBLE: Final = "impossible-card"
 
-PILES: Final = 2
-"""Discard piles a round starts (RULES 3.3; the engine's rulesets all start two)."""
-
 
 def start_problem(ruleset: Ruleset, start: Start) -> str | None:
     """Why ``start`` cannot begin a round under ``ruleset`` (RULES 3.3), or ``None``: one
     non-hazard per discard pile, and only hazards removed. (How many copies it names is
     counted in the replay: :meth:`Seen.begin`.)"""
-    if len(start.piles) != PILES:
-        return f"start.piles: one card per discard pile ({PILES}), got {len(start.piles)}"
+    piles = ruleset.compiled.piles
+    if len(start.piles) != piles:
+        return f"start.piles: one card per discard pile ({piles}), got {len(start.piles)}"
     for index, card in enumerate(start.piles):
         if card == HAZARD:
             return f"start.piles[{index}]: a hazard never starts a pile: it is removed (3.3)"

@@ -29,7 +29,7 @@ from ..core.ruleset import Ruleset, RulesetSource
 from ..core.state import Phase, State
 from ..formats.record import FORMAT, PublicRecord, Record
 from .resolver import RulesetResolver
-from .validate import as_recorded, engine_moves, replay_record
+from .validate import as_recorded, read_structure, replay_record
 
 _REQUIRED = frozenset({"reveal", "flip", "draw"})
 """Actions whose ``card`` a public record always names."""
@@ -61,7 +61,9 @@ def redact(
     players = len(record.players)
     state = new_game(rules, players, record.first_player)
     rounds: list[dict[str, Any]] = []
-    for index, (round_, moves) in enumerate(zip(record.rounds, engine_moves(record), strict=True)):
+    steps = read_structure(record, players, rules.compiled)  # the ruleset's piles
+    every = [[move for move, _ in round_steps] for round_steps in steps]
+    for index, (round_, moves) in enumerate(zip(record.rounds, every, strict=True)):
         deal = Deal(tuple(round_.deal))
         if (stop_round is not None and index > stop_round) or state.phase is not Phase.DEAL:
             # the round after one that stopped unfinished, or one beyond the game's count:
