@@ -3,7 +3,9 @@
 Writes a corpus of records played by the greedy bots (3 to 7 players, every claim
 written, as ``gnoming play`` writes them) to a temporary folder, then times
 ``gnoming validate``'s own path over it: one core (in this process), and ``--jobs N``
-worker processes (pool start-up included). Prints the median of several runs.
+worker processes (pool start-up included). Then the same games in their public form
+(``redact``: no deal, a card named wherever one became visible), on one core. Prints the
+median of several runs.
 
     python benchmarks/records.py [--records 300] [--runs 5] [--jobs 2] [--profile]
 """
@@ -21,9 +23,10 @@ import time
 from pathlib import Path
 
 import gnoming_rules as gr
-from gnoming_rules.formats.record import write_record
+from gnoming_rules.formats.record import Record, read_record, write_record
 from gnoming_rules.play.bots import play_game
 from gnoming_rules.referee.batch import check_file, check_files
+from gnoming_rules.referee.redact import redact
 
 
 def make_corpus(folder: Path, count: int, *, claims: bool) -> tuple[list[Path], int]:
@@ -38,6 +41,18 @@ def make_corpus(folder: Path, count: int, *, claims: bool) -> tuple[list[Path], 
         paths.append(path)
         moves += sum(len(round_.moves) for round_ in record.rounds)
     return paths, moves
+
+
+def public_corpus(folder: Path, paths: list[Path]) -> list[Path]:
+    """The public form of every record of ``paths``, written into ``folder``."""
+    public = []
+    for path in paths:
+        full = read_record(path)
+        assert isinstance(full, Record)
+        target = folder / f"public-{path.name}"
+        write_record(redact(full), target)
+        public.append(target)
+    return public
 
 
 def one_core(paths: list[Path]) -> float:
@@ -86,12 +101,20 @@ def main(argv: list[str] | None = None) -> int:
             one_core(paths)
             profiler.disable()
             pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
-        single = [moves / one_core(paths) for _ in range(args.runs)]
+        public = public_corpus(Path(tmp), paths)
+        one_core(public[:20])
+        single, multi, hidden = [], [], []
+        for _ in range(args.runs):  # alternated, so that a change of load hits each alike
+            single.append(moves / one_core(paths))
+            hidden.append(moves / one_core(public))
         multi = [moves / many_cores(paths, args.jobs) for _ in range(args.runs)]
     best, many = statistics.median(single), statistics.median(multi)
+    seen = statistics.median(hidden)
     print(f"one core:  median {best:,.0f} moves/s (runs: {_runs(single)})")
     print(f"--jobs {args.jobs}: median {many:,.0f} moves/s (runs: {_runs(multi)})")
     print(f"--jobs {args.jobs} / one core: {many / best:.2f}x")
+    print(f"public records, one core: median {seen:,.0f} moves/s (runs: {_runs(hidden)})")
+    print(f"public / full, one core: {seen / best:.2f}x")
     return 0
 
 

@@ -19,8 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import gnoming_rules as gr
-from gnoming_rules.formats.record import FORMAT, Record, dump_record
+from gnoming_rules.formats.record import (
+    FORMAT,
+    AnyRecord,
+    PublicRecord,
+    Record,
+    dump_record,
+    read_record,
+)
 from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.redact import redact
 
 HERE = Path(__file__).resolve().parent
 NAMES = ["Ana", "Bo", "Cy"]
@@ -267,6 +275,21 @@ def _moves_after_end() -> dict[str, Any]:
     return data
 
 
+def public_game(seed: int, players: int = 2, **options: Any) -> dict[str, Any]:
+    """A seeded tiny game's public form as record data (``../tiny.yaml``, as illegal/'s)."""
+    record, _ = play_game(TINY, players, seed=seed, ruleset_ref="../tiny.yaml", **options)
+    return redact(record, base_dir=HERE / "illegal").model_dump(exclude_none=True)
+
+
+def _impossible_card() -> dict[str, Any]:
+    # seat 1 turns up a -2, and later says it flipped another: the tiny deck has only one
+    data = public_game(seed=0, rounds=1)
+    moves = data["rounds"][0]["moves"]
+    flip_index = next(i for i, move in enumerate(moves) if move["action"] == "flip")
+    moves[flip_index]["card"] = -2
+    return data
+
+
 ILLEGAL: dict[str, Callable[[], dict[str, Any]]] = {
     "bad-record": _bad_record,
     "bad-deal": _bad_deal,
@@ -288,8 +311,39 @@ ILLEGAL: dict[str, Callable[[], dict[str, Any]]] = {
     "score-mismatch": _score_mismatch,
     "result-mismatch": _result_mismatch,
     "moves-after-end": _moves_after_end,
+    "impossible-card": _impossible_card,
 }
-"""Error code -> the function that builds its illegal record (as JSON data)."""
+"""Error code -> the function that builds its illegal record (as JSON data); the one of
+``impossible-card``, a code only public records get, is a public record."""
+
+
+def _no_final() -> dict[str, Any]:
+    data = public_game(seed=0, rounds=1)
+    del data["rounds"][0]["final"]  # the round finished: its layouts must be given
+    return data
+
+
+def _final_differs() -> dict[str, Any]:
+    data = public_game(seed=0, rounds=1)
+    final = data["rounds"][0]["final"]
+    final[0][0] = 4  # seat 0 showed a 3 there
+    return data
+
+
+def _hazard_starts_a_pile() -> dict[str, Any]:
+    data = public_game(seed=0, rounds=1)
+    data["rounds"][0]["start"] = {"piles": [1, "H"]}  # a hazard is removed, never a pile's first
+    return data
+
+
+PUBLIC_ILLEGAL: dict[str, Callable[[], dict[str, Any]]] = {
+    "bad-record": _no_final,
+    "card-mismatch": _final_differs,
+    "bad-deal": _hazard_starts_a_pile,
+    "impossible-card": _impossible_card,
+}
+"""Error code -> a public record that gets it in a way only a public record can (written
+to ``public/illegal/<code>.json``)."""
 
 
 # --- the legal records ----------------------------------------------------------------------
@@ -322,11 +376,28 @@ def _inline_ruleset_json() -> Record:
     return record
 
 
-LEGAL: dict[str, Callable[[], Record]] = {
+def _public(name: str) -> Callable[[], PublicRecord]:
+    """The public form of the legal example ``name`` (its ruleset path one folder up)."""
+
+    def make() -> PublicRecord:
+        full = read_record(HERE / name)
+        assert isinstance(full, Record)
+        public = redact(full, base_dir=HERE)
+        if isinstance(public.ruleset, str) and public.ruleset.endswith(".yaml"):
+            public = public.model_copy(update={"ruleset": f"../{public.ruleset}"})
+        return public
+
+    return make
+
+
+LEGAL: dict[str, Callable[[], AnyRecord]] = {
     "tiny-game.json": _tiny_game_json,
     "tiny-game.yaml": _tiny_game_yaml,
     "opening.yaml": _opening_yaml,
     "inline-ruleset.json": _inline_ruleset_json,
+    "public/tiny-game.json": _public("tiny-game.json"),
+    "public/tiny-game.yaml": _public("tiny-game.yaml"),
+    "public/opening.yaml": _public("opening.yaml"),
 }
 """File name -> the function that builds that legal record."""
 
@@ -341,13 +412,17 @@ def build(folder: Path) -> dict[Path, str]:
         # Record.model_validate would refuse bad-record's data: write it as JSON text directly
         text = _json_text(make_data())
         files[folder / "illegal" / f"{code}.json"] = text
+    for code, make_data in PUBLIC_ILLEGAL.items():
+        data = {**make_data(), "ruleset": "../../tiny.yaml"}  # one folder further down
+        files[folder / "public" / "illegal" / f"{code}.json"] = _json_text(data)
     return files
 
 
 def _json_text(data: dict[str, Any]) -> str:
     """Record data as a record file, laid out like the library's own records when it can be."""
+    model = PublicRecord if data.get("information") == "public" else Record
     try:
-        return dump_record(Record.model_validate(data))
+        return dump_record(model.model_validate(data))
     except ValueError:
         return json.dumps(data, indent=2) + "\n"
 

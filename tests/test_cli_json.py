@@ -16,6 +16,7 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 import gnoming_rules as gr
 from gnoming_rules.cli.app import commands
 from gnoming_rules.formats.schemas import ruleset_schema
+from gnoming_rules.play.observation_json import observation_from_dict
 from gnoming_rules.referee.validate import validate_file
 
 LEAVES = {words: leaf for command in commands() for words, leaf in command.leaves()}
@@ -102,6 +103,42 @@ def test_show_a_point_and_a_failure() -> None:
     stopped = gnoming("show", "--json", "examples/illegal/cannot-bounce.json")
     (failed,) = documents("gnoming show", stopped.stdout)
     assert failed["error"]["code"] == "cannot-bounce" and failed["move"] == failed["error"]["move"]
+
+
+def test_show_as_a_seat_sees_it() -> None:
+    done = gnoming(
+        "show", "--json", "examples/tiny-game.json", "--round", "1", "--move", "4", "--seat", "1"
+    )
+    assert done.returncode == 0, done.stderr
+    (table,) = documents("gnoming show", done.stdout)
+    assert table["state"] is None and table["view"]["format"] == "gnoming-observation/1"
+    assert table["next_move"] == {"action": "place", "player": 0, "slot": 2}  # no card yet
+    view = observation_from_dict(table["view"])
+    assert view.seat == 1 and view.layouts[0][0] is None and view.held == 1
+    spectator = gnoming("show", "--json", "examples/tiny-game.json", "--spectator")
+    (seen,) = documents("gnoming show", spectator.stdout)
+    assert seen["view"]["seat"] is None
+    wrong = gnoming("show", "examples/tiny-game.json", "--seat", "3")
+    assert wrong.returncode == 2 and "--seat 3: the record has seats 0 to 2" in wrong.stderr
+
+
+def test_redact_to_a_file_and_to_standard_output(tmp_path: Path) -> None:
+    out = tmp_path / "public.yaml"
+    done = gnoming("redact", "--json", "examples/tiny-game.yaml", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    (summary,) = documents("gnoming redact", done.stdout)
+    assert summary["out"] == str(out) and summary["record"] is None and summary["error"] is None
+    public = validate_file(out)  # its ruleset path was rewritten to be found from tmp_path
+    assert public.valid and public.information == "public"
+    assert public.scores == validate_file(EXAMPLES / "tiny-game.yaml").scores
+    assert summary["moves"] == sum(len(r.moves) for r in gr.read_record(out).rounds)
+    printed = gnoming("redact", "--json", "examples/illegal/cannot-bounce.json")
+    assert printed.returncode == 1
+    (refused,) = documents("gnoming redact", printed.stdout)
+    assert refused["record"]["information"] == "public"
+    assert refused["error"]["code"] == "cannot-bounce"
+    again = gnoming("redact", "examples/public/tiny-game.json")
+    assert again.returncode == 2 and "the record is public already" in again.stderr
 
 
 def test_score() -> None:

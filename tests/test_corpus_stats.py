@@ -89,6 +89,7 @@ def test_the_events_are_what_the_record_s_entries_say(tmp_path: Path, ruleset: s
         for path in _games(tmp_path, ruleset, 4, bot):
             game = game_events(str(path))
             record = gr.read_record(path)
+            assert isinstance(record, gr.Record)  # the bots' games hold their deals
             assert game.valid and game.complete and game.ruleset == ruleset
             assert len(game.rounds) == len(record.rounds)
             for events, round_ in zip(game.rounds, record.rounds, strict=True):
@@ -136,6 +137,7 @@ def test_a_round_that_ends_on_an_empty_deck_ended_early(tmp_path: Path) -> None:
     early = 0
     for path in _games(tmp_path, SHORT_DECK, 6):
         record = gr.read_record(path)
+        assert isinstance(record, gr.Record)  # the bots' games hold their deals
         for events, round_ in zip(game_events(str(path)).rounds, record.rounds, strict=True):
             deck_draws = sum(
                 1 for m in round_.moves if m["action"] == "draw" and m["source"] == "deck"

@@ -34,8 +34,10 @@ EXPECTED: dict[str, tuple[int | None, int | None]] = {
     "score-mismatch": (0, None),
     "result-mismatch": (None, None),
     "moves-after-end": (0, 32),
+    "impossible-card": (0, 8),
 }
-"""Error code -> (round, move) of the fault in ``examples/illegal/<code>.json``."""
+"""Error code -> (round, move) of the fault in ``examples/illegal/<code>.json`` (the one of
+``impossible-card`` is a public-information record: no other record can get it)."""
 
 RULES = {
     "not-your-turn": "3.5",
@@ -54,6 +56,7 @@ RULES = {
     "result-mismatch": "9.1",
     "moves-after-end": "8.1",
     "bad-deal": "3.1",
+    "impossible-card": "1.1",
 }
 """The RULES.md number each example's verdict names (``None`` for the rest).
 
@@ -84,12 +87,50 @@ def test_each_illegal_example_gets_its_code_round_and_move(code: str) -> None:
         ("opening.yaml", False),
         ("inline-ruleset.json", False),
         ("demo-game.json", True),
+        ("public/tiny-game.json", True),
+        ("public/tiny-game.yaml", True),
+        ("public/opening.yaml", False),
     ],
 )
 def test_the_legal_examples_are_valid(name: str, complete: bool) -> None:
     verdict = validate_file(EXAMPLES / name)
     assert verdict.valid, verdict
     assert verdict.complete is complete
+    assert verdict.information == ("public" if name.startswith("public/") else "full")
+
+
+@pytest.mark.parametrize("name", ["tiny-game.json", "tiny-game.yaml", "opening.yaml"])
+def test_each_public_example_tells_the_game_of_its_full_one(name: str) -> None:
+    full, public = validate_file(EXAMPLES / name), validate_file(EXAMPLES / "public" / name)
+    assert (public.scores, public.winners, public.complete) == (
+        full.scores,
+        full.winners,
+        full.complete,
+    )
+    assert "deal" not in (EXAMPLES / "public" / name).read_text(encoding="utf-8")
+
+
+PUBLIC_EXPECTED: dict[str, tuple[int | None, int | None, str | None, str]] = {
+    "bad-record": (0, None, None, "rounds[0].final: missing"),
+    "card-mismatch": (0, None, "8.1", "final[0][0] is a 4, but seat 0's slot 0 showed a 3"),
+    "bad-deal": (0, None, "3.3", "rounds[0].start.piles[1]: a hazard never starts a pile"),
+    "impossible-card": (0, 8, "1.1", "seat 1 flipped a -2, but the deck holds 1 copy"),
+}
+"""``examples/public/illegal/<code>.json``: each error a public record gets in its own way
+(round, move, rule, the message's start)."""
+
+
+@pytest.mark.parametrize("code", sorted(PUBLIC_EXPECTED))
+def test_each_public_illegal_example_gets_its_code_where_the_table_went_wrong(code: str) -> None:
+    verdict = validate_file(EXAMPLES / "public" / "illegal" / f"{code}.json")
+    assert verdict.error is not None and verdict.information == "public"
+    round_, move, rule, message = PUBLIC_EXPECTED[code]
+    assert (verdict.error.code, verdict.error.round, verdict.error.move) == (code, round_, move)
+    assert verdict.error.rule == rule and verdict.error.message.startswith(message)
+    assert verdict.exit_status == (2 if code in INPUT_ERROR_CODES else 1)
+    assert sorted(p.stem for p in (EXAMPLES / "public" / "illegal").glob("*.json")) == sorted(
+        PUBLIC_EXPECTED
+    )
 
 
 def test_the_examples_are_what_make_examples_builds(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def held_is_private(state: State) -> bool:
     )
 
 
-def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+def reshuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:
     """``state`` with every card ``seat`` cannot see dealt again at random among the places
     no one (or only another seat) can see: face-down slots, the draw pile, a private hand."""
     hidden: list[Face] = []
@@ -54,11 +54,12 @@ SHOWS: Final = "observation-shows"
 
 
 def a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> None:
-    """Each seat's observation of the game's last state is unchanged when every card that
-    seat cannot see is dealt again at random (``reshuffle_hidden``)."""
+    """Each seat's observation of the game's last state, and the spectator's, is unchanged
+    when every card that viewer cannot see is dealt again at random (``reshuffle_hidden``)."""
     state = game.final
     rng = random.Random(seed)
-    for seat in range(state.players):
+    viewers: list[int | None] = [*range(state.players), None]
+    for seat in viewers:
         other = reshuffle_hidden(state, seat, rng)
         assert gr.observe(other, seat) == gr.observe(state, seat)
 
@@ -134,6 +135,18 @@ def test_a_card_taken_from_a_discard_pile_is_public() -> None:
     top = state.discard_piles[1][-1]
     state = gr.apply(STANDARD, state, gr.Draw(0, 1))
     assert gr.observe(state, 2).held == top and not gr.observe(state, 2).held_hidden
+
+
+def test_a_spectator_sees_what_the_whole_table_sees() -> None:
+    state = gr.apply(STANDARD, dealt(), gr.Draw(0))
+    table = gr.observe(state)
+    assert table.seat is None and table.held is None and table.held_hidden
+    assert table.layouts == gr.observe(state, 1).layouts
+    with pytest.raises(gr.GnomingError) as refused:
+        _ = table.own_layout
+    assert refused.value.code == "bad-seat"
+    played = gr.apply(STANDARD, state, gr.Place(0, 5))
+    assert gr.observe(played).held == played.held and not gr.observe(played).held_hidden
 
 
 def test_observe_refuses_a_seat_that_is_not_at_the_table() -> None:

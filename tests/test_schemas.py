@@ -82,13 +82,39 @@ def test_a_ruleset_file_with_extends_requires_nothing_else_anywhere() -> None:
 
 def test_the_record_schema_knows_every_action() -> None:
     schema = record_schema()
-    union = schema["$defs"]["Round"]["properties"]["moves"]["items"]
-    assert set(union["properties"]["action"]["enum"]) == set(ACTIONS)
-    assert {branch["if"]["properties"]["action"]["const"] for branch in union["allOf"]} == set(
-        ACTIONS
+    defs = schema["$defs"]
+    assert schema["if"] == {
+        "properties": {"information": {"const": "public"}},
+        "required": ["information"],
+    }
+    assert (schema["then"], schema["else"]) == (
+        {"$ref": "#/$defs/PublicRecord"},
+        {"$ref": "#/$defs/Record"},
     )
-    assert schema["properties"]["format"]["const"] == "gnoming-record/1"
-    assert set(schema["required"]) == {"format", "ruleset", "players", "first_player", "rounds"}
+    top = {"format", "ruleset", "players", "first_player", "rounds"}
+    for kind, round_ in (("Record", "Round"), ("PublicRecord", "PublicRound")):
+        union = defs[round_]["properties"]["moves"]["items"]
+        assert set(union["properties"]["action"]["enum"]) == set(ACTIONS)
+        assert {branch["if"]["properties"]["action"]["const"] for branch in union["allOf"]} == (
+            set(ACTIONS)
+        )
+        assert defs[kind]["properties"]["format"]["const"] == "gnoming-record/1"
+        assert defs[kind]["additionalProperties"] is False
+    assert set(defs["Record"]["required"]) == top
+    assert set(defs["PublicRecord"]["required"]) == {*top, "information"}
+    assert defs["Record"]["properties"]["information"]["const"] == "full"
+    assert defs["PublicRecord"]["properties"]["information"]["const"] == "public"
+
+
+def test_the_public_record_schema_requires_what_a_person_at_the_table_saw() -> None:
+    defs = record_schema()["$defs"]
+    assert set(defs["PublicRound"]["required"]) == {"start", "moves"}
+    assert "deal" not in defs["PublicRound"]["properties"]
+    assert defs["Start"]["required"] == ["piles"]
+    for action in ("Reveal", "Draw", "Flip"):
+        assert "card" in defs[f"Public{action}Entry"]["required"], action
+    assert defs["PublicReshuffleEntry"]["required"] == ["action"]
+    assert "cards" not in defs["PublicReshuffleEntry"]["properties"]
 
 
 @pytest.mark.parametrize("path", [ROOT / "rulesets" / "standard.yaml", EXAMPLES / "tiny.yaml"])
@@ -98,9 +124,10 @@ def test_ruleset_files_name_the_schema_on_their_first_line(path: Path) -> None:
 
 
 def test_an_inline_ruleset_in_a_record_is_checked_against_the_ruleset_schema() -> None:
-    choices = record_schema()["properties"]["ruleset"]["anyOf"]
-    assert {"$ref": "ruleset.schema.json"} in choices
-    assert {"type": "object"} not in choices
+    for kind in ("Record", "PublicRecord"):
+        choices = record_schema()["$defs"][kind]["properties"]["ruleset"]["anyOf"]
+        assert {"$ref": "ruleset.schema.json"} in choices
+        assert {"type": "object"} not in choices
 
 
 def test_a_json_ruleset_may_name_its_schema_and_the_loader_ignores_it(tmp_path: Path) -> None:

@@ -168,6 +168,7 @@ def test_record_texts_read_back_as_partial_records_without_claims(
 ) -> None:
     text, fmt = written
     record = gr.parse_record(text, format=fmt)
+    assert isinstance(record, gr.Record)
     assert not any(claims_of(record))
     verdict = gr.validate_record(record)
     assert verdict.valid and not verdict.complete

@@ -23,6 +23,7 @@ from .output import Output
 COMMANDS: Final = (
     "impact",
     "play",
+    "redact",
     "ruleset",
     "rulesets",
     "score",

@@ -10,6 +10,8 @@ from typing import Any, cast
 from typing_extensions import TypedDict
 
 from ..formats.snapshot import state_to_dict
+from ..play.observation import observe, stand_in
+from ..play.observation_json import observation_to_dict
 from ..play.render import describe_turn, draw_table
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_file
@@ -37,7 +39,10 @@ class ShowDocument(TypedDict):
     """The seat that moves next, ``None`` while chance decides or after the game."""
     state: dict[str, Any] | None
     """The state there, in the saved-state form (``gnoming-state/1``); ``None`` when the
-    replay stopped before the round was dealt."""
+    replay stopped before the round was dealt, or with ``--seat``/``--spectator``."""
+    view: dict[str, Any] | None
+    """With ``--seat N`` or ``--spectator``: what that seat (or the whole table) sees
+    there, in the observation's form (``gnoming-observation/1``); else ``None``."""
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,6 +59,20 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="replay under R, a name or a path (default: the ruleset the record names)",
     )
     trust_option(parser)
+    views = parser.add_mutually_exclusive_group()
+    views.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="draw the table as seat N sees it: face-down cards, the draw pile and another "
+        "seat's drawn card hidden (default: the referee's view, every card)",
+    )
+    views.add_argument(
+        "--spectator",
+        action="store_true",
+        help="draw the table as the whole table sees it (a card just drawn from the draw "
+        "pile hidden too)",
+    )
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
@@ -84,9 +103,17 @@ def run(args: argparse.Namespace, out: Output) -> int:
             f"--move {move_index}: round {round_index} has {moves} moves: --move 0 to {moves} "
             f"({moves}: after its last move)"
         )
+    seats = len(record.players)
+    if args.seat is not None and not 0 <= args.seat < seats:
+        raise UsageError(f"--seat {args.seat}: the record has seats 0 to {seats - 1}")
     until = (round_index, move_index)
     replay = replay_file(args.path, ruleset=args.ruleset, resolver=resolver, until=until)
     state, rules = replay.state, replay.ruleset
+    viewer = args.seat if args.seat is not None else None
+    view = None
+    if state is not None and (args.seat is not None or args.spectator):
+        view = observe(state, viewer)
+        state = stand_in(view)  # what the drawing and the text below may show
     assert rules is not None
     status = 2 if replay.verdict.exit_status == 2 else 0
     error = replay.verdict.error
@@ -96,6 +123,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
     entry = (
         None if replay.entry is None else {k: v for k, v in replay.entry.items() if v is not None}
     )
+    if view is not None and entry is not None:
+        entry.pop("card", None)  # the card the next move shows is not seen yet
     if out.json:
         document = _document(args.path, rules.name, record.players)
         document["round"] = shown_round
@@ -103,7 +132,8 @@ def run(args: argparse.Namespace, out: Output) -> int:
         document["error"] = None if error is None else cast(ErrorDocument, error.to_dict())
         document["next_move"] = entry
         document["to_move"] = None if state is None else state.actor
-        document["state"] = None if state is None else state_to_dict(state)
+        document["state"] = None if state is None or view is not None else state_to_dict(state)
+        document["view"] = None if view is None else observation_to_dict(view)
         out.data(document)
         return status
     lines = [
@@ -117,6 +147,9 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if state is not None:
         point = "the end" if reached is None else f"move {reached}"
         lines.append(f"round {shown_round}, before {point}: {describe_turn(state, names, rules)}")
+        if view is not None:
+            seen = "the whole table" if view.seat is None else f"seat {view.seat}"
+            lines.append(f"as {seen} sees it: (?) is a card hidden from that view")
         if entry is not None:
             lines.append(f"next move: {json.dumps(entry)}")
         lines += draw_table(rules, state, names)
@@ -137,6 +170,7 @@ def _document(path: str, ruleset: str, players: Sequence[str]) -> ShowDocument:
         "next_move": None,
         "to_move": None,
         "state": None,
+        "view": None,
     }
 
 
@@ -148,12 +182,16 @@ Replay a record up to a point and draw the table there: whose move it is, the mo
 record makes next, every layout (face-down cards in parentheses), the piles, the card
 held, and the scores of the rounds already finished. Rounds and moves count from 0.
 
+With --seat N the table is drawn as seat N sees it, and with --spectator as the whole
+table sees it: a card that view hides is drawn (?), and the next move's card is left out.
+
 If the record fails before that point, the replay stops at the failure and says so.
 Exit status: 0, or 2 when the input is not a playable record. With --json, the table
 is one line of JSON holding the state in its saved form.""",
     examples=(
         "gnoming show examples/tiny-game.json --round 1 --move 4",
         "gnoming show examples/tiny-game.json --json",
+        "gnoming show examples/tiny-game.json --round 0 --move 6 --seat 1",
     ),
     arguments=arguments,
     run=run,

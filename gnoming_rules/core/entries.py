@@ -182,8 +182,8 @@ def read_entry(
     view); without one, new moves are built.
     """
     action = entry["action"]
-    if action == "reshuffle":
-        return Reshuffle(tuple(entry["cards"])), None
+    if action == "reshuffle":  # a public record's names no cards: the replay knows them
+        return Reshuffle(tuple(entry.get("cards", ()))), None
     player = entry["player"]
     if player >= players:
         return Malformed("player", f"seat {player} does not exist ({seats_text(players)})")

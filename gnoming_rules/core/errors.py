@@ -46,8 +46,11 @@ RuleCode: TypeAlias = Literal[
 ]
 """A move the rules refuse (an :class:`IllegalMove`; the engine also refuses a deal that is
 not the deck with ``bad-deal``)."""
-ClaimCode: TypeAlias = Literal["card-mismatch", "score-mismatch", "result-mismatch"]
-"""A claim of the record that the replay contradicts."""
+ClaimCode: TypeAlias = Literal[
+    "card-mismatch", "score-mismatch", "result-mismatch", "impossible-card"
+]
+"""A claim of the record that the replay contradicts; ``impossible-card`` (a card named
+that the deck cannot hold, rule 1.1) only in a public-information record."""
 VerdictCode: TypeAlias = Literal[InputCode, RuleCode, ClaimCode]
 """Every code a record's verdict can carry (the record format, Stable error codes)."""
 LibraryCode: TypeAlias = Literal[
@@ -127,13 +130,22 @@ class RecordError(GnomingError):
 
     round: int | None
     move: int | None
+    public: bool
+    """The input said ``information: public`` (its verdict says so too)."""
 
     def __init__(
-        self, code: ErrorCode, message: str, round: int | None = None, move: int | None = None
+        self,
+        code: ErrorCode,
+        message: str,
+        round: int | None = None,
+        move: int | None = None,
+        *,
+        public: bool = False,
     ) -> None:
         super().__init__(code, message)
         self.round = round
         self.move = move
+        self.public = public
 
 
 class StateError(GnomingError):

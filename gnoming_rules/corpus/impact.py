@@ -30,7 +30,7 @@ from ..core.moves import Move
 from ..core.ruleset import Ruleset, load_ruleset
 from ..core.scoring import score_breakdown
 from ..core.state import Phase, State
-from ..formats.record import Record, read_record
+from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
 from ..play.observation import observe
 from ..referee.batch import in_processes
@@ -258,8 +258,9 @@ class Replayed:
     records: int = 0
 
 
-def _claims_removed(record: Record) -> Record:
-    rounds = [round_.model_copy(update={"scores": None}) for round_ in record.rounds]
+def _claims_removed(record: AnyRecord) -> AnyRecord:
+    every_round: Sequence[Round | PublicRound] = record.rounds
+    rounds = [round_.model_copy(update={"scores": None}) for round_ in every_round]
     return record.model_copy(update={"ruleset_sha256": None, "result": None, "rounds": rounds})
 
 

@@ -6,6 +6,10 @@ strictly: integers are integers, unknown fields are refused, faces are ``int`` (
 record holds hundreds of them and a validator replays thousands of records: a dict costs
 less to build, and the validator turns each distinct move into a shared engine move.
 
+A record is a full one (:class:`Record`, every card dealt) or, with ``information:
+public``, a public-information one (:class:`PublicRecord`: only what the table saw, the
+form a person writes at a real table); :func:`parse_record` reads either.
+
 Every problem becomes a :class:`~gnoming_rules.core.errors.RecordError` with code
 ``bad-record`` and a message that starts with the path of the offending field, e.g.
 ``rounds[1].moves[7].slot: must be an integer, got "4"``. YAML is read by
@@ -219,6 +223,59 @@ MoveEntry = Annotated[
 """One entry of a round's ``moves``, as a plain dict checked by pydantic."""
 
 
+class PublicRevealEntry(TypedDict):
+    """reveal in a public record: ``card``, the face turned up, is required."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["reveal"]
+    player: Seat
+    slot: Int64
+    card: CardFace
+
+
+class PublicDrawEntry(TypedDict):
+    """draw in a public record: ``card``, the face drawn, is required."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["draw"]
+    player: Seat
+    source: Literal["deck", "discard"]
+    pile: NotRequired[Pile | None]
+    card: CardFace
+
+
+class PublicFlipEntry(TypedDict):
+    """flip in a public record: ``card``, the face turned up, is required."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["flip"]
+    player: Seat
+    slot: Int64
+    card: CardFace
+
+
+class PublicReshuffleEntry(TypedDict):
+    """reshuffle in a public record: no cards, since nobody saw the new order (RULES 8.7)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["reshuffle"]
+
+
+PublicMoveEntry = Annotated[
+    PublicRevealEntry
+    | PublicDrawEntry
+    | PlaceEntry
+    | BounceEntry
+    | DiscardEntry
+    | PublicFlipEntry
+    | PublicReshuffleEntry,
+    Field(discriminator="action"),
+]
+"""One entry of a public record's ``moves``: a card is named wherever one became visible
+(a ``place`` or ``bounce`` that displaced a face-down card needs one too, which only the
+replay can tell)."""
+
+
 # --- the record ----------------------------------------------------------------------------
 
 
@@ -246,9 +303,12 @@ class Result(_Model):
 
 
 class Record(_Model):
-    """A gnoming-record/1 game record (docs/record-format.md)."""
+    """A gnoming-record/1 game record (docs/record-format.md) that holds every card dealt."""
 
     format: Literal["gnoming-record/1"] = Field(description="Exactly gnoming-record/1.")
+    information: Literal["full"] = Field(
+        default="full", description="full (the default): every card dealt is recorded."
+    )
     ruleset: RulesetRef
     ruleset_sha256: (
         Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="SHA-256 of the rules.")] | None
@@ -261,14 +321,72 @@ class Record(_Model):
     result: Result | None = None
 
 
+class Start(_Model):
+    """How a round of a public record starts: what the table saw of the deal (RULES 3.3)."""
+
+    piles: list[CardFace] = Field(
+        description="The faces that started the discard piles, one per pile, in pile order."
+    )
+    removed: list[CardFace] = Field(
+        default_factory=list, description="The hazards removed while starting the piles."
+    )
+
+
+class PublicRound(_Model):
+    """One round of a public record: its start, its moves, what the table saw at its end."""
+
+    start: Start
+    moves: list[PublicMoveEntry] = Field(description="The round's moves, in order.")
+    scores: list[Int64] | None = Field(
+        default=None, description="Claim: this round's score per seat, 8.6 included."
+    )
+    final: list[list[CardFace]] | None = Field(
+        default=None,
+        description="Every seat's layout after the end-of-round reveal (8.1), one face per "
+        "slot; required once the round finished.",
+    )
+
+
+class PublicRecord(_Model):
+    """A public-information game record (``information: public``, RECORD.md): only what
+    the whole table saw, card by card as each became visible; no deal."""
+
+    format: Literal["gnoming-record/1"] = Field(description="Exactly gnoming-record/1.")
+    information: Literal["public"] = Field(
+        description="public: only what the whole table saw is recorded."
+    )
+    ruleset: RulesetRef
+    ruleset_sha256: (
+        Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="SHA-256 of the rules.")] | None
+    ) = Field(default=None, description="SHA-256 (hex) of the resolved ruleset's canonical JSON.")
+    players: list[str] = Field(min_length=1, description="Seat order; names are labels only.")
+    first_player: Seat = Field(description="The seat that starts round 1 (the youngest).")
+    rounds: list[PublicRound]
+    result: Result | None = None
+
+
+AnyRecord: TypeAlias = Record | PublicRecord
+"""A game record of either kind."""
+
 RECORD_ADAPTER: TypeAdapter[Record] = TypeAdapter(Record)
+PUBLIC_ADAPTER: TypeAdapter[PublicRecord] = TypeAdapter(PublicRecord)
+SCHEMA_ADAPTER: TypeAdapter[AnyRecord] = TypeAdapter(AnyRecord)
+"""Both kinds, for the JSON Schema (``schemas/record.schema.json``)."""
+
+
+class _Information(BaseModel):
+    """Only a record's ``information`` field, to pick the model that reads the rest."""
+
+    model_config = ConfigDict(extra="ignore")
+    information: object = "full"
 
 
 # --- reading -------------------------------------------------------------------------------
 
 
-def read_record(path: str | Path) -> Record:
-    """Read a record file (JSON, or YAML for ``.yaml``/``.yml``); raises :class:`RecordError`."""
+def read_record(path: str | Path) -> AnyRecord:
+    """Read a record file (JSON, or YAML for ``.yaml``/``.yml``), full or public; raises
+    :class:`RecordError`."""
     file = Path(path)
     try:
         data = read_regular_file(file, MAX_RECORD_BYTES)
@@ -288,8 +406,9 @@ def format_of(path: Path) -> RecordFormat | None:
     return None
 
 
-def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> Record:
-    """Parse a record from JSON or YAML text; ``format=None`` sniffs (``{`` first: JSON).
+def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> AnyRecord:
+    """Parse a record, full or public, from JSON or YAML text; ``format=None`` sniffs
+    (``{`` first: JSON).
 
     Raises :class:`RecordError` (``bad-record``) with the field path; ``round`` and
     ``move`` are set when the bad field is inside a move.
@@ -303,17 +422,28 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> Re
         raw = raw[3:]
     if format is None:
         format = "json" if raw.lstrip()[:1] == b"{" else "yaml"
+    public = False
     try:
         if format == "json":
-            return _read_json(raw)
-        return RECORD_ADAPTER.validate_python(_load_yaml(raw))
+            public = b'"information"' in raw and _says_public(raw)
+            return _read_json(raw, public)
+        document = _load_yaml(raw)
+        public = isinstance(document, dict) and document.get("information") == "public"
+        if public:
+            return PUBLIC_ADAPTER.validate_python(document)
+        return RECORD_ADAPTER.validate_python(document)
     except PydanticValidationError as error:
-        raise record_error_from(error) from None
+        problem = record_error_from(error)
+        problem.public = public
+        raise problem from None
+    except RecordError as problem:
+        problem.public = public
+        raise
     except RecursionError:
         raise RecordError("bad-record", "the input is nested too deeply") from None
 
 
-def _read_json(raw: bytes) -> Record:
+def _read_json(raw: bytes, public: bool) -> AnyRecord:
     """A JSON record, read by pydantic's own reader (the fastest way), and refused if a
     mapping repeats a key, which JSON readers, pydantic's too, pass silently (the last
     value wins).
@@ -321,9 +451,14 @@ def _read_json(raw: bytes) -> Record:
     Every key ends with a ``:`` outside any string, so a document with no more colons than
     the record has keys repeats none: then nothing else is read. Otherwise (a colon inside
     a string, or a key given twice), and before any problem of the structure is reported,
-    the document is read again with Python's reader, keeping every key, to find out."""
+    the document is read again with Python's reader, keeping every key, to find out.
+    ``public``: the document says ``information: public`` (only a document that holds the
+    word is read for that field alone first, by :func:`_says_public`)."""
+    adapter: TypeAdapter[Record] | TypeAdapter[PublicRecord] = (
+        PUBLIC_ADAPTER if public else RECORD_ADAPTER
+    )
     try:
-        record = RECORD_ADAPTER.validate_json(raw)
+        record = adapter.validate_json(raw)
     except PydanticValidationError as error:
         if error.errors(include_url=False)[0]["type"] != "json_invalid":
             _refuse_duplicate_keys(raw)
@@ -333,11 +468,20 @@ def _read_json(raw: bytes) -> Record:
     return record
 
 
-def _key_count(record: Record) -> int:
+def _says_public(raw: bytes) -> bool:
+    try:
+        return _Information.model_validate_json(raw).information == "public"
+    except PydanticValidationError:  # not a JSON object: the full model says what is wrong
+        return False
+
+
+def _key_count(record: AnyRecord) -> int:
     """How many keys the record's mappings hold, all of them."""
     count = len(record.model_fields_set) + _keys_in(record.ruleset)
     for round_ in record.rounds:
         count += len(round_.model_fields_set) + sum(map(len, round_.moves))
+        if isinstance(round_, PublicRound):
+            count += len(round_.start.model_fields_set)
     if record.result is not None:
         count += len(record.result.model_fields_set)
     return count
@@ -495,6 +639,8 @@ def _message(error: ErrorDetails) -> str:
         return _OUT_OF_RANGE + quoted(given)
     if kind in ("card_face", "ruleset_ref"):
         return f"{error['msg']}, got {quoted(given)}"
+    if kind == "literal_error" and tuple(error["loc"]) == ("information",):
+        return f"must be full or public, got {quoted(given)}"
     if kind == "literal_error":
         return f"must be {context.get('expected', '?')}, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
@@ -516,12 +662,14 @@ def _message(error: ErrorDetails) -> str:
 # --- writing -------------------------------------------------------------------------------
 
 
-def dump_record(record: Record, format: RecordFormat = "json") -> str:
+def dump_record(record: AnyRecord, format: RecordFormat = "json") -> str:
     """The record as text: one move per line, so that a person can read and edit it."""
     return _dump_json(record) if format == "json" else _dump_yaml(record)
 
 
-def write_record(record: Record, path: str | Path, *, format: RecordFormat | None = None) -> None:
+def write_record(
+    record: AnyRecord, path: str | Path, *, format: RecordFormat | None = None
+) -> None:
     """Write ``record`` to ``path`` (JSON, or YAML for ``.yaml``/``.yml`` or ``format="yaml"``)."""
     file = Path(path)
     text = dump_record(record, format or format_of(file) or "json")
@@ -537,8 +685,29 @@ def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _dump_json(record: Record) -> str:
+def _start(round_: Round | PublicRound) -> tuple[str, object]:
+    """The round's first field: ``deal`` in a full record, ``start`` in a public one (its
+    ``removed`` left out when empty, as a person would write it)."""
+    if isinstance(round_, Round):
+        return "deal", round_.deal
+    start = round_.start
+    return "start", {"piles": start.piles, **({"removed": start.removed} if start.removed else {})}
+
+
+def _ending(round_: Round | PublicRound) -> list[tuple[str, object]]:
+    """The round's fields after its moves: the claimed ``scores``, a public ``final``."""
+    fields: list[tuple[str, object]] = []
+    if round_.scores is not None:
+        fields.append(("scores", round_.scores))
+    if isinstance(round_, PublicRound) and round_.final is not None:
+        fields.append(("final", round_.final))
+    return fields
+
+
+def _dump_json(record: AnyRecord) -> str:
     lines = ["{", f'  "format": {_compact(record.format)},']
+    if isinstance(record, PublicRecord):
+        lines.append(f'  "information": {_compact(record.information)},')
     if isinstance(record.ruleset, str):
         lines.append(f'  "ruleset": {_compact(record.ruleset)},')
     else:
@@ -549,19 +718,23 @@ def _dump_json(record: Record) -> str:
     lines.append(f'  "players": {_compact(record.players)},')
     lines.append(f'  "first_player": {record.first_player},')
     lines.append('  "rounds": [')
-    for round_index, round_ in enumerate(record.rounds):
+    rounds: Sequence[Round | PublicRound] = record.rounds
+    for round_index, round_ in enumerate(rounds):
         lines.append("    {")
-        lines.append(f'      "deal": {_compact(round_.deal)},')
+        key, value = _start(round_)
+        lines.append(f'      "{key}": {_compact(value)},')
         moves = [f"        {_compact(_entry(move))}" for move in round_.moves]
-        closing = "      ]" + ("," if round_.scores is not None else "")
+        ending = _ending(round_)
+        closing = "      ]" + ("," if ending else "")
         if moves:
             lines.append('      "moves": [')
             lines.append(",\n".join(moves))
             lines.append(closing)
         else:
             lines.append('      "moves": [' + closing.strip())
-        if round_.scores is not None:
-            lines.append(f'      "scores": {_compact(round_.scores)}')
+        for index, (key, value) in enumerate(ending):
+            comma = "," if index < len(ending) - 1 else ""
+            lines.append(f'      "{key}": {_compact(value)}{comma}')
         last = round_index == len(record.rounds) - 1
         lines.append("    }" + ("" if last else ","))
     lines.append("  ]" + ("," if record.result is not None else ""))
@@ -597,8 +770,10 @@ def _yaml_string(text: str) -> str:
     return _NOT_RAW_IN_YAML.sub(lambda found: f"\\u{ord(found.group()):04x}", quoted)
 
 
-def _dump_yaml(record: Record) -> str:
+def _dump_yaml(record: AnyRecord) -> str:
     lines = [f"format: {record.format}"]
+    if isinstance(record, PublicRecord):
+        lines.append(f"information: {record.information}")
     if isinstance(record.ruleset, str):
         lines.append(f"ruleset: {_yaml_string(record.ruleset)}")
     else:
@@ -610,12 +785,13 @@ def _dump_yaml(record: Record) -> str:
     lines.append(f"players: {_yaml_flow(record.players)}")
     lines.append(f"first_player: {record.first_player}")
     lines.append("rounds:" + ("" if record.rounds else " []"))
-    for round_ in record.rounds:
-        lines.append(f"  - deal: {_yaml_flow(round_.deal)}")
+    rounds: Sequence[Round | PublicRound] = record.rounds
+    for round_ in rounds:
+        key, value = _start(round_)
+        lines.append(f"  - {key}: {_yaml_flow(value)}")
         lines.append("    moves:" + ("" if round_.moves else " []"))
         lines += [f"      - {_yaml_flow(_entry(move))}" for move in round_.moves]
-        if round_.scores is not None:
-            lines.append(f"    scores: {_yaml_flow(round_.scores)}")
+        lines += [f"    {key}: {_yaml_flow(value)}" for key, value in _ending(round_)]
     if record.result is not None:
         lines.append("result:")
         for key, value in record.result.model_dump(exclude_none=True).items():

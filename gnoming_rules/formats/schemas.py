@@ -22,7 +22,7 @@ from typing import Any
 import typing_extensions
 
 from ..core.ruleset import Ruleset
-from .record import RECORD_ADAPTER
+from .record import SCHEMA_ADAPTER
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FACE_KEY = "^-?[1-9][0-9]*$"
@@ -70,17 +70,28 @@ def ruleset_schema() -> dict[str, Any]:
 
 
 def record_schema() -> dict[str, Any]:
-    """The schema of a ``gnoming-record/1`` game record (JSON or YAML)."""
-    schema = RECORD_ADAPTER.json_schema()
+    """The schema of a ``gnoming-record/1`` game record (JSON or YAML): a full record, or,
+    when it says ``information: public``, a public-information one (checked against that
+    kind only, as a ruleset file with ``extends`` is)."""
+    schema = SCHEMA_ADAPTER.json_schema()
     inline = {"$ref": "ruleset.schema.json"}  # the file beside this one: typos are flagged
-    ruleset = schema["properties"]["ruleset"]
-    ruleset["anyOf"] = [inline if item == {"type": "object"} else item for item in ruleset["anyOf"]]
-    moves = schema["$defs"]["Round"]["properties"]["moves"]
-    moves["items"] = _keyed_union(moves["items"])
+    for kind, round_ in (("Record", "Round"), ("PublicRecord", "PublicRound")):
+        ruleset = schema["$defs"][kind]["properties"]["ruleset"]
+        ruleset["anyOf"] = [
+            inline if item == {"type": "object"} else item for item in ruleset["anyOf"]
+        ]
+        moves = schema["$defs"][round_]["properties"]["moves"]
+        moves["items"] = _keyed_union(moves["items"])
     return {
         "$schema": DIALECT,
         "title": "gnoming-record/1 game record",
-        **{key: value for key, value in schema.items() if key != "title"},
+        "description": "A game record: a full one holds every card dealt; a public one "
+        "(information: public) only what the whole table saw.",
+        "type": "object",
+        "if": {"properties": {"information": {"const": "public"}}, "required": ["information"]},
+        "then": {"$ref": "#/$defs/PublicRecord"},
+        "else": {"$ref": "#/$defs/Record"},
+        "$defs": schema["$defs"],
     }
 
 

@@ -21,7 +21,7 @@ count, the layout size, the round count, and that the cards are exactly the deck
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..core.cards import HIDDEN, Face, sorted_faces
@@ -81,58 +81,81 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     if fields["format"] != STATE_FORMAT:
         read.fail("format", f"must be {STATE_FORMAT!r}, got {fields['format']!r}")
 
-    layouts = read.items(fields["cards"], "cards")
-    players = len(layouts)
-    if not 1 <= players <= MAX_PLAYERS:
-        read.fail("cards", f"must hold one layout per seat (1 to {MAX_PLAYERS}), got {players}")
-    cards = tuple(read.faces(layout, f"cards[{seat}]") for seat, layout in enumerate(layouts))
-    size = len(cards[0])
-    for seat, layout in enumerate(cards):
-        if len(layout) != size:
-            read.fail(f"cards[{seat}]", f"has {len(layout)} cards, but cards[0] has {size}")
-    if size > MAX_SLOTS:
-        read.fail("cards[0]", f"has {size} cards; a layout has at most {MAX_SLOTS}")
-    seat_high = players - 1
-
+    cards: tuple[tuple[Face, ...], ...] = _layouts(read, fields["cards"], "cards", read.face)
+    players, size = len(cards), len(cards[0])
     face_up = tuple(
         _mask(read, slots, f"face_up[{seat}]", size)
         for seat, slots in enumerate(read.items(fields["face_up"], "face_up", players))
     )
-    phase = _PHASES[read.choice(fields["phase"], "phase", tuple(_PHASES))]
     state = State(
-        first_player=read.integer(fields["first_player"], "first_player", 0, seat_high),
-        round=read.integer(fields["round"], "round", 0, MAX_ROUNDS),
-        phase=phase,
-        turn=read.integer(fields["turn"], "turn", -1, seat_high),
+        **_course(read, fields, players, size),
         cards=cards,
         face_up=face_up,
         draw_pile=read.faces(fields["draw_pile"], "draw_pile"),
-        discard_piles=tuple(
+    )
+    _check_consistent(read, state)
+    if ruleset is not None:
+        _check_fits(read, state, ruleset)
+    return state
+
+
+def _layouts(
+    read: FieldReader, value: object, path: str, cell: Callable[[object, str], Any]
+) -> tuple[tuple[Any, ...], ...]:
+    """One layout per seat (1 to ``MAX_PLAYERS`` seats), all of one size (at most
+    ``MAX_SLOTS``); ``cell(value, path)`` reads a slot (a face, or a view's ``None``)."""
+    rows = read.items(value, path)
+    players = len(rows)
+    if not 1 <= players <= MAX_PLAYERS:
+        read.fail(path, f"must hold one layout per seat (1 to {MAX_PLAYERS}), got {players}")
+    layouts = tuple(
+        tuple(cell(card, f"{path}[{seat}][{slot}]") for slot, card in enumerate(cards))
+        for seat, cards in (
+            (seat, read.items(row, f"{path}[{seat}]")) for seat, row in enumerate(rows)
+        )
+    )
+    size = len(layouts[0])
+    for seat, layout in enumerate(layouts):
+        if len(layout) != size:
+            read.fail(f"{path}[{seat}]", f"has {len(layout)} cards, but {path}[0] has {size}")
+    if size > MAX_SLOTS:
+        read.fail(f"{path}[0]", f"has {size} cards; a layout has at most {MAX_SLOTS}")
+    return layouts
+
+
+def _course(
+    read: FieldReader, fields: Mapping[str, object], players: int, size: int
+) -> dict[str, Any]:
+    """The fields a saved state and a seat's view share (whose turn, the discard piles, the
+    removed cards, the held card, the turn's course, the scores), read alike for both."""
+    seat_high = players - 1
+    return {
+        "first_player": read.integer(fields["first_player"], "first_player", 0, seat_high),
+        "round": read.integer(fields["round"], "round", 0, MAX_ROUNDS),
+        "phase": _PHASES[read.choice(fields["phase"], "phase", tuple(_PHASES))],
+        "turn": read.integer(fields["turn"], "turn", -1, seat_high),
+        "discard_piles": tuple(
             read.faces(pile, f"discard_piles[{index}]")
             for index, pile in enumerate(_piles(read, fields["discard_piles"]))
         ),
-        removed=read.faces(fields["removed"], "removed"),
-        held=read.optional_face(fields["held"], "held"),
-        taken_from_discard=read.boolean(fields["taken_from_discard"], "taken_from_discard"),
-        filled=_mask(read, fields["filled"], "filled", size),
-        chain=read.boolean(fields["chain"], "chain"),
-        flips_owed=tuple(
+        "removed": read.faces(fields["removed"], "removed"),
+        "held": read.optional_face(fields["held"], "held"),
+        "taken_from_discard": read.boolean(fields["taken_from_discard"], "taken_from_discard"),
+        "filled": _mask(read, fields["filled"], "filled", size),
+        "chain": read.boolean(fields["chain"], "chain"),
+        "flips_owed": tuple(
             read.integer(seat, f"flips_owed[{index}]", 0, seat_high)
             for index, seat in enumerate(read.items(fields["flips_owed"], "flips_owed"))
         ),
-        went_out=read.optional_integer(fields["went_out"], "went_out", 0, seat_high),
-        scores=tuple(
+        "went_out": read.optional_integer(fields["went_out"], "went_out", 0, seat_high),
+        "scores": tuple(
             tuple(
                 read.integer(score, f"scores[{index}][{seat}]")
                 for seat, score in enumerate(read.items(row, f"scores[{index}]", players))
             )
             for index, row in enumerate(read.items(fields["scores"], "scores"))
         ),
-    )
-    _check_consistent(read, state)
-    if ruleset is not None:
-        _check_fits(read, state, ruleset)
-    return state
+    }
 
 
 # --- checks ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from ..core.errors import IllegalMove
 from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
-from ..formats.record import Record
+from ..formats.record import AnyRecord, Record
 from ..play.render import seat_name
 from ..referee.validate import Replay, engine_moves, replay_record
 from .cards import face_label
@@ -39,13 +39,16 @@ class Frame:
     """The move that led here, in words (the deal, for a round's first frame)."""
 
 
-def record_frames(record: Record, replay: Replay, *, base_dir: Path | None = None) -> list[Frame]:
+def record_frames(
+    record: AnyRecord, replay: Replay, *, base_dir: Path | None = None
+) -> list[Frame]:
     """Every position of ``record`` up to where ``replay`` (its validator replay) stopped.
 
-    Empty when the replay refused the record before its first deal (no position to show).
+    Empty when the replay refused the record before its first deal (no position to show),
+    and for a public-information record, whose deals are not known.
     """
     rules = replay.ruleset
-    if rules is None or replay.state is None:
+    if rules is None or replay.state is None or not isinstance(record, Record):
         return []
     error = replay.verdict.error
     stop = (error.round, error.move) if error is not None else (None, None)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..core.ruleset import Ruleset
 from ..core.state import State
-from ..formats.record import Record
+from ..formats.record import AnyRecord
 from ..referee.validate import Replay, Verdict, engine_moves, replay_file
 from .cards import face_label
 from .frames import Frame, describe_move, record_frames
@@ -164,7 +164,7 @@ def _scores(state: State, names: Sequence[str]) -> str:
     )
 
 
-def _moves(record: Record | None, replay: Replay, frames: Sequence[Frame]) -> str:
+def _moves(record: AnyRecord | None, replay: Replay, frames: Sequence[Frame]) -> str:
     """The move list: one item a position (the deal, then each move played), then the
     refused move and any moves that were not replayed after it."""
     if record is None:

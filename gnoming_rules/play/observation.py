@@ -118,28 +118,34 @@ def observe(state: State, seat: int | None = None) -> Observation:
         raise UsageError(
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
-    held = state.held
     hidden = _held_hidden(state, seat)
     return Observation(
+        **{name: getattr(state, name) for name in _PUBLIC},
         seat=seat,
-        first_player=state.first_player,
-        round=state.round,
-        phase=state.phase,
-        turn=state.turn,
         actor=state.actor,
         layouts=tuple(state.visible_layout(other) for other in range(players)),
         draw_pile_size=len(state.draw_pile),
-        discard_piles=state.discard_piles,
-        removed=state.removed,
-        held=None if hidden else held,
+        held=None if hidden else state.held,
         held_hidden=hidden,
-        taken_from_discard=state.taken_from_discard,
-        filled=state.filled,
-        chain=state.chain,
-        flips_owed=state.flips_owed,
-        went_out=state.went_out,
-        scores=state.scores,
     )
+
+
+_PUBLIC = (
+    "first_player",
+    "round",
+    "phase",
+    "turn",
+    "discard_piles",
+    "removed",
+    "taken_from_discard",
+    "filled",
+    "chain",
+    "flips_owed",
+    "went_out",
+    "scores",
+)
+"""The fields of a :class:`~gnoming_rules.core.state.State` that every seat sees as they
+are (an :class:`Observation` has them under the same names)."""
 
 
 def _held_hidden(state: State, seat: int | None) -> bool:
@@ -167,12 +173,8 @@ def stand_in(observation: Observation) -> State:
     stand-ins, not the game's, and so is any score computed from them.
     """
     layouts = observation.layouts
-    held = HIDDEN if observation.held_hidden else observation.held
     return State(
-        first_player=observation.first_player,
-        round=observation.round,
-        phase=observation.phase,
-        turn=observation.turn,
+        **{name: getattr(observation, name) for name in _PUBLIC},
         cards=tuple(
             tuple(HIDDEN if card is None else card for card in layout) for layout in layouts
         ),
@@ -181,15 +183,7 @@ def stand_in(observation: Observation) -> State:
             for layout in layouts
         ),
         draw_pile=(HIDDEN,) * observation.draw_pile_size,
-        discard_piles=observation.discard_piles,
-        removed=observation.removed,
-        held=held,
-        taken_from_discard=observation.taken_from_discard,
-        filled=observation.filled,
-        chain=observation.chain,
-        flips_owed=observation.flips_owed,
-        went_out=observation.went_out,
-        scores=observation.scores,
+        held=HIDDEN if observation.held_hidden else observation.held,
     )
 
 

@@ -22,9 +22,8 @@ from typing import Any, Final
 from ..core.cards import Face
 from ..core.errors import StateError
 from ..core.fields import FieldReader
-from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
-from ..formats.snapshot import _PHASES as PHASES
-from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _mask, _piles, _slots
+from ..core.ruleset import Ruleset
+from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _course, _layouts, _slots
 from .observation import Observation, _held_hidden, stand_in
 
 OBSERVATION_FORMAT: Final = "gnoming-observation/1"
@@ -71,49 +70,18 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     if fields["format"] != OBSERVATION_FORMAT:
         read.fail("format", f"must be {OBSERVATION_FORMAT!r}, got {fields['format']!r}")
 
-    rows = read.items(fields["layouts"], "layouts")
-    players = len(rows)
-    if not 1 <= players <= MAX_PLAYERS:
-        read.fail("layouts", f"must hold one layout per seat (1 to {MAX_PLAYERS}), got {players}")
-    layouts = tuple(_layout(read, row, f"layouts[{seat}]") for seat, row in enumerate(rows))
-    size = len(layouts[0])
-    for seat, layout in enumerate(layouts):
-        if len(layout) != size:
-            read.fail(f"layouts[{seat}]", f"has {len(layout)} cards, but layouts[0] has {size}")
-    if size > MAX_SLOTS:
-        read.fail("layouts[0]", f"has {size} cards; a layout has at most {MAX_SLOTS}")
+    layouts: tuple[tuple[Face | None, ...], ...] = _layouts(
+        read, fields["layouts"], "layouts", read.optional_face
+    )
+    players, size = len(layouts), len(layouts[0])
     seat_high = players - 1
     observation = Observation(
+        **_course(read, fields, players, size),
         seat=read.optional_integer(fields["seat"], "seat", 0, seat_high),
-        first_player=read.integer(fields["first_player"], "first_player", 0, seat_high),
-        round=read.integer(fields["round"], "round", 0, MAX_ROUNDS),
-        phase=PHASES[read.choice(fields["phase"], "phase", tuple(PHASES))],
-        turn=read.integer(fields["turn"], "turn", -1, seat_high),
         actor=read.optional_integer(fields["actor"], "actor", 0, seat_high),
         layouts=layouts,
         draw_pile_size=read.integer(fields["draw_pile_size"], "draw_pile_size", 0),
-        discard_piles=tuple(
-            read.faces(pile, f"discard_piles[{index}]")
-            for index, pile in enumerate(_piles(read, fields["discard_piles"]))
-        ),
-        removed=read.faces(fields["removed"], "removed"),
-        held=read.optional_face(fields["held"], "held"),
         held_hidden=read.boolean(fields["held_hidden"], "held_hidden"),
-        taken_from_discard=read.boolean(fields["taken_from_discard"], "taken_from_discard"),
-        filled=_mask(read, fields["filled"], "filled", size),
-        chain=read.boolean(fields["chain"], "chain"),
-        flips_owed=tuple(
-            read.integer(seat, f"flips_owed[{index}]", 0, seat_high)
-            for index, seat in enumerate(read.items(fields["flips_owed"], "flips_owed"))
-        ),
-        went_out=read.optional_integer(fields["went_out"], "went_out", 0, seat_high),
-        scores=tuple(
-            tuple(
-                read.integer(score, f"scores[{index}][{seat}]")
-                for seat, score in enumerate(read.items(row, f"scores[{index}]", players))
-            )
-            for index, row in enumerate(read.items(fields["scores"], "scores"))
-        ),
     )
     if observation.held_hidden and observation.held is not None:
         read.fail("held", "must be null when held_hidden is true")
@@ -132,15 +100,6 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     if ruleset is not None:
         _check_fits(read, state, ruleset, "layouts")
     return observation
-
-
-def _layout(read: FieldReader, value: object, path: str) -> tuple[Face | None, ...]:
-    """A layout as a seat sees it: faces, ``None`` for a face-down card."""
-    cards = read.items(value, path)
-    return tuple(
-        None if card is None else read.face(card, f"{path}[{slot}]")
-        for slot, card in enumerate(cards)
-    )
 
 
 __all__ = [

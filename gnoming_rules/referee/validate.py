@@ -28,9 +28,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
-from ..core.cards import HAZARD, Face, a_card
+from ..core.cards import HAZARD, HIDDEN, Face, a_card
 from ..core.engine import HANDLERS, apply, new_game
 from ..core.entries import (
     CLAIM_VERBS,
@@ -51,10 +51,32 @@ from ..core.errors import (
     json_line,
     one_line,
 )
-from ..core.moves import Deal, Discard, Flip, Move, PlayerMove, Reshuffle, Reveal
+from ..core.moves import (
+    Bounce,
+    Deal,
+    Discard,
+    Draw,
+    Flip,
+    Move,
+    Place,
+    PlayerMove,
+    Reshuffle,
+    Reveal,
+)
 from ..core.ruleset import Ruleset, RulesetSource
 from ..core.state import Phase, State
-from ..formats.record import Record, RecordFormat, Result, field_path, parse_record, read_record
+from ..formats.record import (
+    AnyRecord,
+    PublicRecord,
+    PublicRound,
+    RecordFormat,
+    Result,
+    Round,
+    field_path,
+    parse_record,
+    read_record,
+)
+from .public import Seen, final_problem, start_problem
 from .resolver import RulesetResolver
 
 
@@ -93,6 +115,9 @@ class Verdict:
     record (its structure is bad), since then it has no seats to count."""
     winners: tuple[int, ...]
     """The winning seats, ascending, when the game is complete; else empty."""
+    information: Literal["full", "public"] = "full"
+    """The kind of record judged: a public one's verdict says so (``"information":
+    "public"``)."""
 
     @property
     def exit_status(self) -> int:
@@ -110,6 +135,7 @@ class Verdict:
             "scores": [list(scores) for scores in self.scores],
             "totals": list(self.totals),
             "winners": list(self.winners),
+            **({"information": "public"} if self.information == "public" else {}),
         }
 
     def to_json(self) -> str:
@@ -126,7 +152,7 @@ class Replay:
     """A replayed record: the verdict and what a report needs to show where it stopped."""
 
     verdict: Verdict
-    record: Record | None
+    record: AnyRecord | None
     """The parsed record (``None`` when the input was not one)."""
     ruleset: Ruleset | None
     """The ruleset it was replayed under (``None`` when it could not be resolved)."""
@@ -154,7 +180,7 @@ _DEFAULT_RESOLVER = RulesetResolver()
 
 
 def validate_record(
-    record: Record,
+    record: AnyRecord,
     *,
     ruleset: RulesetSource | Ruleset | None = None,
     base_dir: Path | None = None,
@@ -225,7 +251,7 @@ def replay_bytes(
 
 
 def replay_record(
-    record: Record,
+    record: AnyRecord,
     *,
     ruleset: RulesetSource | Ruleset | None = None,
     base_dir: Path | None = None,
@@ -249,12 +275,17 @@ def replay_record(
     except RecordError as error:
         return _not_a_record(error, record)
     zeros = (0,) * players
+    information = _information(record)
 
     def refused(
-        code: ErrorCode, message: str, round_: int | None = None, rules: Ruleset | None = None
+        code: ErrorCode,
+        message: str,
+        round_: int | None = None,
+        rules: Ruleset | None = None,
+        rule: str = "3.1",
     ) -> Replay:
-        error = VerdictError(round_, None, code, None if code != "bad-deal" else "3.1", message)
-        verdict = Verdict(False, False, error, (), zeros, ())  # a record: one total a seat
+        error = VerdictError(round_, None, code, None if code != "bad-deal" else rule, message)
+        verdict = Verdict(False, False, error, (), zeros, (), information)  # one total a seat
         return Replay(verdict, record, rules, None)
 
     if rules is None:
@@ -275,6 +306,16 @@ def replay_record(
         return refused("bad-record", error.message, rules=rules)
     deals: list[Deal] = []
     deck = table.deck_counts
+    if isinstance(record, PublicRecord):  # its rounds start as the table saw them start
+        for index, public in enumerate(record.rounds):
+            fault = None if public.final is None else final_problem(rules, players, public.final)
+            if fault is not None:
+                return refused("bad-record", f"rounds[{index}].{fault}", rules=rules)
+        for index, public in enumerate(record.rounds):
+            fault = start_problem(rules, public.start)
+            if fault is not None:
+                return refused("bad-deal", f"rounds[{index}].{fault}", index, rules, "3.3")
+        return _replay(record, rules, start, deals, rounds, until=until, observe=observe)
     for index, round_ in enumerate(record.rounds):
         deal = Deal(tuple(round_.deal))
         if Counter(deal.cards) != deck:  # the engine says what is wrong with it
@@ -287,7 +328,7 @@ def replay_record(
     return _replay(record, rules, start, deals, rounds, until=until, observe=observe)
 
 
-def engine_moves(record: Record) -> list[list[Move]]:
+def engine_moves(record: AnyRecord) -> list[list[Move]]:
     """Each round's moves as engine moves (deals not included); raises ``bad-record``."""
     return [[move for move, _ in steps] for steps in read_structure(record, len(record.players))]
 
@@ -295,7 +336,11 @@ def engine_moves(record: Record) -> list[list[Move]]:
 # --- step 1: input ---------------------------------------------------------------------------
 
 
-def _not_a_record(error: RecordError, record: Record | None = None) -> Replay:
+def _information(record: AnyRecord | None, public: bool = False) -> Literal["full", "public"]:
+    return "public" if public or isinstance(record, PublicRecord) else "full"
+
+
+def _not_a_record(error: RecordError, record: AnyRecord | None = None) -> Replay:
     verdict = Verdict(
         False,
         False,
@@ -303,12 +348,13 @@ def _not_a_record(error: RecordError, record: Record | None = None) -> Replay:
         (),
         (),
         (),
+        _information(record, error.public),
     )
     return Replay(verdict, record, None, None)
 
 
 def _resolve(
-    record: Record,
+    record: AnyRecord,
     override: RulesetSource | Ruleset | None,
     base_dir: Path | None,
     resolver: RulesetResolver,
@@ -331,7 +377,9 @@ def _resolve(
         raise RulesetError("bad-ruleset", f"{what} cannot be read: {reason}") from None
 
 
-def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
+def _ruleset_label(
+    record: AnyRecord, override: RulesetSource | Ruleset | None, rules: Ruleset
+) -> str:
     if override is not None:
         return f"the ruleset given ({one_line(rules.name) or 'inline'})"
     if isinstance(record.ruleset, str):
@@ -344,7 +392,7 @@ Step: TypeAlias = tuple[PlayerMove | Reshuffle, Face | None]
 
 
 def read_structure(
-    record: Record, players: int, table: MoveTable | None = None
+    record: AnyRecord, players: int, table: MoveTable | None = None
 ) -> list[list[Step]]:
     """Step 1's structure: the seats the record names exist, its claims hold one number a
     seat, and every move entry reads as a move (the move layer's
@@ -357,7 +405,8 @@ def read_structure(
             f"first_player: seat {record.first_player} does not exist ({seats_text(players)})",
         )
     rounds: list[list[Step]] = []
-    for round_index, round_ in enumerate(record.rounds):
+    every_round: Sequence[Round | PublicRound] = record.rounds
+    for round_index, round_ in enumerate(every_round):
         steps: list[Step] = []
         append = steps.append
         for move_index, entry in enumerate(round_.moves):
@@ -391,7 +440,7 @@ def read_structure(
 
 
 def _replay(
-    record: Record,
+    record: AnyRecord,
     rules: Ruleset,
     state: State,
     deals: Sequence[Deal],
@@ -400,9 +449,16 @@ def _replay(
     until: tuple[int, int | None] | None = None,
     observe: Observer | None = None,
 ) -> Replay:
-    """Replay every round; the first refusal or false claim ends it (or ``until``)."""
+    """Replay every round; the first refusal or false claim ends it (or ``until``).
+
+    A public record (no ``deals``) is replayed on stand-ins for the cards nobody has seen
+    yet (:mod:`~gnoming_rules.referee.public`): each card it names where one becomes
+    visible takes its stand-in's place, and a finished round's ``final`` layouts score it.
+    """
     table = rules.compiled
     handlers = HANDLERS
+    information = _information(record)
+    seen = Seen(rules) if isinstance(record, PublicRecord) else None
 
     def stop(at: State, error: VerdictError, reached: State | None = None) -> Replay:
         """The replay ends at ``at``; ``reached`` is the state the verdict is read from."""
@@ -411,7 +467,7 @@ def _replay(
             steps = rounds[error.round]
             if error.move < len(steps):
                 move, card = steps[error.move]
-        return Replay(_verdict(reached or at, error), record, rules, at, move, card)
+        return Replay(_verdict(reached or at, error, information), record, rules, at, move, card)
 
     for round_index, steps in enumerate(rounds):
         if round_index and state.phase is Phase.OVER:
@@ -440,10 +496,18 @@ def _replay(
                     f"({state.waiting}), yet round {round_index} follows",
                 ),
             )
-        dealt = apply(rules, state, deals[round_index])
-        if observe is not None:
-            observe(rules, state, deals[round_index], dealt)
-        state = dealt
+        public = _round(record, round_index) if seen is not None else None
+        if seen is not None and isinstance(public, PublicRound):
+            try:
+                state = seen.begin(rules, state, public.start)
+            except IllegalMove as refusal:
+                error = VerdictError(round_index, None, refusal.code, refusal.rule, refusal.message)
+                return stop(state, error)
+        else:
+            dealt = apply(rules, state, deals[round_index])
+            if observe is not None:
+                observe(rules, state, deals[round_index], dealt)
+            state = dealt
         pause = until is not None and until[0] == round_index
         limit = until[1] if until is not None and pause else None
         if limit is not None and limit < len(steps):
@@ -452,31 +516,67 @@ def _replay(
             limit = None
         for move_index, (move, card) in enumerate(steps):
             kind = type(move)
-            if kind is Discard and state.held == HAZARD and move.pile is not None:  # type: ignore[union-attr]
-                # docs/decisions.md, record reading 2: a hazard's discard may name a pile
-                move = table.discard_moves[move.player][-1]  # type: ignore[union-attr]  # noqa: PLW2901
+            if kind is Discard:
+                move = as_recorded(table, state, move)  # noqa: PLW2901
             try:
-                after = handlers[kind](table, state, move)
+                if seen is not None and kind is Reshuffle:  # the order nobody saw
+                    after = seen.reshuffle(rules, state)
+                else:
+                    after = handlers[kind](table, state, move)
             except IllegalMove as refusal:
                 code = RECORD_CODE.get(refusal.code, refusal.code)
                 rule = None if code == "bad-record" else refusal.rule
                 error = VerdictError(round_index, move_index, code, rule, refusal.message)
                 return stop(state, error)
             if card is not None:
-                seen = card_claim(move, after)
-                if seen != card:
+                shown = card_claim(move, after)
+                if shown != card:
                     player = after.turn if kind is not Reveal and kind is not Flip else move.player  # type: ignore[union-attr]
+                    if seen is None or shown != HIDDEN:
+                        message = (
+                            f"seat {player} {CLAIM_VERBS[kind]} {a_card(shown)}, "
+                            f"but the record says {a_card(card)}"
+                        )
+                        error = VerdictError(
+                            round_index, move_index, "card-mismatch", None, message
+                        )
+                        return stop(state, error, after)
+                    try:  # a public record names a card nobody had seen
+                        after = _learn(seen, after, move, card)
+                    except IllegalMove as refusal:
+                        error = VerdictError(
+                            round_index, move_index, refusal.code, refusal.rule, refusal.message
+                        )
+                        return stop(state, error, after)
+            elif seen is not None and (kind is Place or kind is Bounce) and after.held == HIDDEN:
+                path = field_path(("rounds", round_index, "moves", move_index, "card"))
+                message = (
+                    f"{path}: missing: the {move.action} turned up a face-down card, which a "
+                    "public record names"
+                )
+                error = VerdictError(round_index, move_index, "bad-record", None, message)
+                return stop(state, error, after)
+            if seen is not None and len(after.scores) > round_index:
+                assert isinstance(public, PublicRound)
+                if public.final is None:
                     message = (
-                        f"seat {player} {CLAIM_VERBS[kind]} {a_card(seen)}, "
-                        f"but the record says {a_card(card)}"
+                        f"rounds[{round_index}].final: missing: the round is over, and a "
+                        "public record gives every layout as the round ended (8.1)"
                     )
-                    error = VerdictError(round_index, move_index, "card-mismatch", None, message)
-                    return stop(state, error, after)
+                    error = VerdictError(round_index, None, "bad-record", None, message)
+                    return stop(state, error)  # a round nobody can score
+                try:
+                    after = seen.finish(rules, after, public.final)
+                except IllegalMove as refusal:
+                    error = VerdictError(
+                        round_index, None, refusal.code, refusal.rule, refusal.message
+                    )
+                    return stop(state, error)
             if observe is not None:
                 observe(rules, state, move, after)
             state = after
         if len(state.scores) > round_index:
-            claimed = record.rounds[round_index].scores
+            claimed = _round(record, round_index).scores
             scored = state.scores[round_index]
             if claimed is not None and tuple(claimed) != scored:
                 message = (
@@ -486,13 +586,43 @@ def _replay(
                 return stop(state, VerdictError(round_index, None, "score-mismatch", "8", message))
         if pause:
             paused = (None, None) if limit is None else rounds[round_index][limit]
-            return Replay(_verdict(state, None), record, rules, state, *paused)
+            return Replay(_verdict(state, None, information), record, rules, state, *paused)
     result = record.result
     if state.is_over and result is not None:
         mismatch = _result_mismatch(state, result)
         if mismatch is not None:
             return stop(state, VerdictError(None, None, "result-mismatch", "9.1", mismatch))
-    return Replay(_verdict(state, None), record, rules, state)
+    return Replay(_verdict(state, None, information), record, rules, state)
+
+
+def as_recorded(
+    table: MoveTable, state: State, move: PlayerMove | Reshuffle
+) -> PlayerMove | Reshuffle:
+    """The move a record's entry means in ``state``: a hazard's discard that names a pile is
+    one that names none (docs/decisions.md, record reading 2); any other move is itself."""
+    if type(move) is Discard and state.held == HAZARD and move.pile is not None:
+        return table.discard_moves[move.player][-1]
+    return move
+
+
+def _round(record: AnyRecord, index: int) -> Round | PublicRound:
+    return record.rounds[index]
+
+
+def _learn(seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face) -> State:
+    """``after`` with the card a public record names where a stand-in was (the card drawn
+    from the draw pile, displaced or turned up), counted by :class:`Seen`."""
+    if type(move) is Reveal or type(move) is Flip:
+        seat, slot = move.player, move.slot
+        seen.learn(card, f"seat {seat} {CLAIM_VERBS[type(move)]}")
+        layout = after.cards[seat]
+        cards = (*layout[:slot], card, *layout[slot + 1 :])
+        return after._replace(cards=(*after.cards[:seat], cards, *after.cards[seat + 1 :]))
+    if type(move) is Draw:
+        seen.drawn(card, after.turn)
+    else:
+        seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}")
+    return after._replace(held=card)
 
 
 RECORD_CODE: dict[str, ErrorCode] = {"bad-pile": "bad-record"}
@@ -516,10 +646,18 @@ def _result_mismatch(state: State, result: Result) -> str | None:
     return None
 
 
-def _verdict(state: State, error: VerdictError | None) -> Verdict:
+def _verdict(
+    state: State, error: VerdictError | None, information: Literal["full", "public"] = "full"
+) -> Verdict:
     over = state.is_over
     return Verdict(
-        error is None, over, error, state.scores, state.totals, state.winners if over else ()
+        error is None,
+        over,
+        error,
+        state.scores,
+        state.totals,
+        state.winners if over else (),
+        information,
     )
 
 

@@ -1,0 +1,149 @@
+"""Replaying a public-information record: what the table has seen of a round, card by card.
+
+A public record (``information: public``, RECORD.md) holds no deal. The validator
+replays it on a state whose unseen cards are :data:`~gnoming_rules.core.cards.HIDDEN`
+stand-ins, as a seat's view does (:func:`~gnoming_rules.play.observation.stand_in`): the
+engine decides every move without reading a hidden card, so its refusals, in their
+order, are those of the full game. Each card the record names where one becomes visible
+replaces its stand-in, and :class:`Seen` counts it (RULES 1.1: no face may be known more
+often than the deck holds it). After a reshuffle (8.7) the draw pile's cards are known as
+a set, not in order: a card drawn from it must be one of them. A finished round's
+``final`` layouts fill in what was never turned up, and the round is scored from them.
+
+Each check raises :class:`~gnoming_rules.core.errors.IllegalMove` with its stable code
+(``impossible-card``, ``card-mismatch``, ``bad-record``); the validator says where.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Final
+
+from ..core.cards import HAZARD, HIDDEN, Face, a_card, face_text
+from ..core.engine import apply, round_scores
+from ..core.errors import IllegalMove
+from ..core.moves import Deal, Reshuffle
+from ..core.ruleset import Ruleset
+from ..core.state import State
+from ..formats.record import Start
+
+IMPOSSIBLE: Final = "impossible-card"
+
+
+def start_problem(ruleset: Ruleset, start: Start) -> str | None:
+    """Why ``start`` cannot begin a round under ``ruleset`` (RULES 3.3), or ``None``: one
+    non-hazard per discard pile, and only hazards removed. (How many copies it names is
+    counted in the replay: :meth:`Seen.begin`.)"""
+    piles = ruleset.compiled.piles
+    if len(start.piles) != piles:
+        return f"start.piles: one card per discard pile ({piles}), got {len(start.piles)}"
+    for index, card in enumerate(start.piles):
+        if card == HAZARD:
+            return f"start.piles[{index}]: a hazard never starts a pile: it is removed (3.3)"
+    for index, card in enumerate(start.removed):
+        if card != HAZARD:
+            return f"start.removed[{index}]: only hazards are removed (3.3), got {a_card(card)}"
+    return None
+
+
+def final_problem(ruleset: Ruleset, players: int, final: Sequence[Sequence[Face]]) -> str | None:
+    """Why ``final`` is no list of every seat's layout (one face per slot), or ``None``."""
+    if len(final) != players:
+        return f"final: {len(final)} layouts for {players} players"
+    slots = ruleset.compiled.slots
+    for seat, layout in enumerate(final):
+        if len(layout) != slots:
+            return f"final[{seat}]: {len(layout)} cards; a layout has {slots}"
+    return None
+
+
+class Seen:
+    """What the table has seen of the current round: every face known, each physical card
+    once (the layouts' known cards, the discard piles, the held card, the removed cards,
+    a reshuffled draw pile), and the reshuffled draw pile's cards still in it."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.deck: Counter[Face] = ruleset.compiled.deck_counts
+        self.known: Counter[Face] = Counter()
+        self.pile: Counter[Face] | None = None
+        """The draw pile's cards as a set, after a reshuffle this round; else ``None``."""
+
+    def begin(self, ruleset: Ruleset, state: State, start: Start) -> State:
+        """The state after round ``state.round``'s start: the piles started as ``start``
+        says, every other card a stand-in. Raises ``impossible-card`` (rule 1.1) when
+        ``start`` names more copies of a face than the deck holds."""
+        self.known, self.pile = Counter(), None
+        for card in (*start.removed, *start.piles):
+            self.learn(card, "the start names")
+        rest = list((self.deck - self.known).elements())
+        size = state.players * ruleset.compiled.slots
+        order = (*rest[:size], *start.removed, *start.piles, *rest[size:])
+        dealt = apply(ruleset, state, Deal(order))
+        hidden = (HIDDEN,) * ruleset.compiled.slots
+        return dealt._replace(
+            cards=(hidden,) * state.players, draw_pile=(HIDDEN,) * len(dealt.draw_pile)
+        )
+
+    def learn(self, card: Face, how: str) -> None:
+        """Count ``card``, seen for the first time this round; ``how`` says where, for the
+        message. Raises ``impossible-card`` when the deck holds no more of that face."""
+        self.known[card] += 1
+        if self.known[card] > self.deck[card]:
+            copies = self.deck[card]
+            held = f"holds {copies} cop{'y' if copies == 1 else 'ies'}" if copies else "holds none"
+            raise IllegalMove(
+                IMPOSSIBLE,
+                "1.1",
+                f"{how} {a_card(card)}, but the deck {held} and "
+                f"{self.known[card] - 1} {'is' if self.known[card] == 2 else 'are'} already "
+                "known this round",
+            )
+
+    def drawn(self, card: Face, seat: int) -> None:
+        """Count ``card``, drawn by ``seat`` from the draw pile."""
+        if self.pile is None:
+            self.learn(card, f"seat {seat} drew")
+            return
+        if self.pile[card] <= 0:
+            left = ", ".join(face_text(face) for face in sorted(self.pile.elements(), key=str))
+            raise IllegalMove(
+                IMPOSSIBLE,
+                "1.1",
+                f"seat {seat} drew {a_card(card)}, but the reshuffled draw pile holds none "
+                f"(it holds {left or 'nothing'})",
+            )
+        self.pile[card] -= 1
+
+    def reshuffle(self, ruleset: Ruleset, state: State) -> State:
+        """The state after a reshuffle whose order nobody saw: the engine checks that one
+        is due (``wrong-phase`` otherwise), and the new draw pile is known as a set."""
+        below = tuple(card for pile in state.discard_piles for card in pile[:-1])
+        after = apply(ruleset, state, Reshuffle(below))
+        self.pile = Counter(below)
+        return after._replace(draw_pile=(HIDDEN,) * len(below))
+
+    def finish(self, ruleset: Ruleset, after: State, final: Sequence[Sequence[Face]]) -> State:
+        """``after``, the state that ended a round, with ``final``'s cards in its layouts
+        and the round scored from them (8.2-8.6). Raises ``card-mismatch`` for a face that
+        differs from the card already seen in its slot, then ``impossible-card`` for one
+        the deck cannot hold."""
+        for seat, (layout, faces) in enumerate(zip(after.cards, final, strict=True)):
+            for slot, (card, face) in enumerate(zip(layout, faces, strict=True)):
+                if card not in (HIDDEN, face):
+                    raise IllegalMove(
+                        "card-mismatch",
+                        "8.1",
+                        f"final[{seat}][{slot}] is {a_card(face)}, but seat {seat}'s slot "
+                        f"{slot} showed {a_card(card)}",
+                    )
+        for seat, (layout, faces) in enumerate(zip(after.cards, final, strict=True)):
+            for slot, (card, face) in enumerate(zip(layout, faces, strict=True)):
+                if card == HIDDEN:
+                    self.learn(face, f"final[{seat}][{slot}] names")
+        layouts = tuple(tuple(faces) for faces in final)
+        scores = round_scores(ruleset.compiled, layouts, after.went_out)
+        return after._replace(cards=layouts, scores=(*after.scores[:-1], scores))
+
+
+__all__: list[str] = []

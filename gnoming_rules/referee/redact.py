@@ -1,0 +1,166 @@
+"""From a full record to its public form: :func:`redact` (``gnoming redact``).
+
+A full record holds every card dealt; its public form (``information: public``,
+RECORD.md) holds only what the whole table saw. :func:`redact` replays the full record
+and writes what each move showed: each ``deal`` becomes the round's ``start`` (the cards
+that started the discard piles and the hazards removed meanwhile), each reshuffle loses
+its ``cards``, every ``card`` the public form requires is filled in from the replay, and
+each finished round gets its ``final`` layouts. Seats, names, the ruleset reference and
+every claim are kept as they were.
+
+So a valid full record gives a valid public one with the same scores and winners, and
+one refused for a rule gives one refused with the same code at the same move (the test
+suite checks both over random games). A refused record's public form stops at the move
+refused (docs/decisions.md): what follows was never replayed, so nobody saw its cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..core.cards import Face
+from ..core.engine import apply, new_game
+from ..core.entries import card_claim
+from ..core.errors import INPUT_ERROR_CODES, RecordError
+from ..core.moves import Bounce, Deal, Move, Place
+from ..core.ruleset import Ruleset, RulesetSource
+from ..core.state import Phase, State
+from ..formats.record import FORMAT, PublicRecord, Record
+from .resolver import RulesetResolver
+from .validate import as_recorded, read_structure, replay_record
+
+_REQUIRED = frozenset({"reveal", "flip", "draw"})
+"""Actions whose ``card`` a public record always names."""
+
+
+def redact(
+    record: Record,
+    *,
+    ruleset: RulesetSource | Ruleset | None = None,
+    base_dir: Path | None = None,
+    resolver: RulesetResolver | None = None,
+) -> PublicRecord:
+    """The public-information form of the full record ``record`` (RECORD.md).
+
+    ``ruleset``, ``base_dir`` and ``resolver`` as for
+    :func:`~gnoming_rules.referee.validate.validate_record`. Raises
+    :class:`~gnoming_rules.core.errors.RecordError` with the verdict's code when ``record`` is
+    no playable record (``bad-record``, ``bad-deal``, ``unknown-ruleset``,
+    ``ruleset-mismatch``): there is no game to tell.
+    """
+    replay = replay_record(record, ruleset=ruleset, base_dir=base_dir, resolver=resolver)
+    error = replay.verdict.error
+    if error is not None and error.code in INPUT_ERROR_CODES:
+        raise RecordError(error.code, error.message, error.round, error.move)
+    rules = replay.ruleset
+    assert rules is not None  # resolved, or the verdict would be an input error
+    stop_round = error.round if error is not None else None
+    stop_move = error.move if error is not None else None
+    players = len(record.players)
+    state = new_game(rules, players, record.first_player)
+    rounds: list[dict[str, Any]] = []
+    steps = read_structure(record, players, rules.compiled)  # the ruleset's piles
+    every = [[move for move, _ in round_steps] for round_steps in steps]
+    for index, (round_, moves) in enumerate(zip(record.rounds, every, strict=True)):
+        deal = Deal(tuple(round_.deal))
+        if (stop_round is not None and index > stop_round) or state.phase is not Phase.DEAL:
+            # the round after one that stopped unfinished, or one beyond the game's count:
+            # the replay refused it as a whole, never a move of it
+            rounds.append({"start": _start(rules, players, deal), "moves": []})
+            break
+        state = apply(rules, state, deal)
+        entries: list[dict[str, Any]] = []
+        public: dict[str, Any] = {"start": _start_of(state), "moves": entries}
+        rounds.append(public)
+        last = stop_move if index == stop_round and stop_move is not None else None
+        for number, (entry, move) in enumerate(zip(round_.moves, moves, strict=True)):
+            if number == last:
+                entries.append(_unreplayed(entry, move, state))
+                break
+            after = _apply(rules, state, move)
+            entries.append(_public_entry(entry, move, state, after))
+            state = after
+        if round_.scores is not None:
+            public["scores"] = list(round_.scores)
+        if len(state.scores) > index:
+            public["final"] = [list(layout) for layout in state.cards]
+        if index == stop_round and (stop_move is None or stop_move < len(round_.moves)):
+            break  # else the round stopped unfinished: the next one is what was refused
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "information": "public",
+        "ruleset": record.ruleset,
+        "players": record.players,
+        "first_player": record.first_player,
+        "rounds": rounds,
+    }
+    if record.ruleset_sha256 is not None:
+        data["ruleset_sha256"] = record.ruleset_sha256
+    if record.result is not None:
+        data["result"] = record.result.model_dump(exclude_none=True)
+    return PublicRecord.model_validate(data)
+
+
+def _apply(rules: Ruleset, state: State, move: Move) -> State:
+    """The next state, as the validator replays the move (a hazard's discard naming a pile
+    too)."""
+    if isinstance(move, Deal):
+        return apply(rules, state, move)
+    return apply(rules, state, as_recorded(rules.compiled, state, move))
+
+
+def _start(rules: Ruleset, players: int, deal: Deal) -> dict[str, Any]:
+    """The ``start`` of a round dealt ``deal`` (only its cards matter, not whose round)."""
+    return _start_of(apply(rules, new_game(rules, players), deal))
+
+
+def _start_of(dealt: State) -> dict[str, Any]:
+    """The ``start`` of the round just dealt: each discard pile's first card, the hazards
+    removed while starting them (left out when there are none)."""
+    start: dict[str, Any] = {"piles": [pile[-1] for pile in dealt.discard_piles]}
+    if dealt.removed:
+        start["removed"] = list(dealt.removed)
+    return start
+
+
+def _public_entry(
+    entry: Mapping[str, Any], move: Move, before: State, after: State
+) -> dict[str, Any]:
+    """``entry`` as a public record writes it: a reshuffle without its cards, and the card
+    the move showed wherever the public form requires one."""
+    public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
+    action = public["action"]
+    if action in _REQUIRED or (
+        isinstance(move, Place | Bounce) and not before.face_up[move.player] >> move.slot & 1
+    ):
+        public["card"] = card_claim(move, after)
+    return public
+
+
+def _unreplayed(entry: Mapping[str, Any], move: Move, before: State) -> dict[str, Any]:
+    """The refused move's entry (or the one whose claim is false): its own ``card`` if it
+    has one; else, where the public form requires one, the card the full state holds there
+    (any face will do: the refusal comes before the card is looked at)."""
+    public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
+    if "card" not in public and public["action"] in _REQUIRED:
+        public["card"] = _card_there(public, before)
+    return public
+
+
+def _card_there(entry: Mapping[str, Any], state: State) -> Face:
+    """A card the full state holds where ``entry`` looks, or else any card of the table."""
+    player, slot = entry.get("player"), entry.get("slot")
+    if entry["action"] == "draw":
+        if entry.get("source") == "deck" and state.draw_pile:
+            return state.draw_pile[0]
+    elif type(player) is int and type(slot) is int and 0 <= player < state.players:
+        layout = state.cards[player]
+        if 0 <= slot < len(layout):
+            return layout[slot]
+    tops = [pile[-1] for pile in state.discard_piles if pile]
+    return tops[0] if tops else state.cards[0][0]
+
+
+__all__ = ["redact"]
