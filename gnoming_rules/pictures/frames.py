@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.cards import HAZARD, Face
+from ..core.cards import HAZARD, Face, is_face
 from ..core.engine import apply, new_game
 from ..core.errors import IllegalMove
 from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
@@ -128,8 +128,9 @@ def _at(state: State, seat: int, slot: int) -> Face | None:
 
 
 def _card(card: Face | None) -> str:
-    """A card as the move list writes it; ``None`` is a card nobody knows."""
-    if card is None:
+    """A card as the move list writes it; one that is no face (``None``, the stand-in ``0``)
+    is a card nobody knows."""
+    if not is_face(card):
         return "a card"
     if card == HAZARD:
         return "a hazard"
