@@ -6,12 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records golden schemas examples pictures clean
+.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records bench-adapters golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -47,6 +47,12 @@ bench: $(STAMP)
 # Moves validated per second, end to end (read, parse, replay, claims), one core and --jobs 2.
 bench-records: $(STAMP)
 	$(BIN)/python benchmarks/records.py
+
+# Steps/s of the PettingZoo, OpenSpiel and Gymnasium adapters, beside PettingZoo's
+# classic card games (leduc and Texas hold'em, which need rlcard: the rl-bench extra).
+bench-adapters: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
+	$(BIN)/python benchmarks/adapters.py
 
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)

@@ -39,14 +39,34 @@ from .core.engine import (
     round_first_player,
     sample_chance,
 )
+from .core.entries import (
+    CLAIM_VERBS,
+    Malformed,
+    MoveTable,
+    card_claim,
+    move_from_entry,
+    move_to_entry,
+    read_entry,
+)
 from .core.errors import (
     ERROR_CODES,
+    INPUT_ERROR_CODES,
+    LIBRARY_CODES,
+    ClaimCode,
+    DuplicateKeyError,
+    ErrorCode,
     GnomingError,
     IllegalMove,
+    InputCode,
     LayoutError,
+    LibraryCode,
     RecordError,
+    RuleCode,
     RulesetError,
     StateError,
+    UnreadableYamlError,
+    UsageError,
+    VerdictCode,
 )
 from .core.moves import (
     Bounce,
@@ -71,7 +91,6 @@ from .core.scoring import (
     score_visible,
 )
 from .core.state import Phase, State
-from .formats.entries import card_claim, move_from_entry, move_to_entry
 from .formats.record import Record, dump_record, parse_record, read_record, write_record
 from .formats.snapshot import STATE_FORMAT, state_from_dict, state_to_dict
 from .play.bots import Bot, BotKind, GreedyBot, RandomBot, play_game
@@ -79,7 +98,6 @@ from .play.observation import Observation, observe
 from .play.recorder import Recorder
 from .referee.resolver import RulesetResolver
 from .referee.validate import (
-    INPUT_ERROR_CODES,
     Replay,
     Verdict,
     VerdictError,
@@ -94,9 +112,11 @@ from .referee.validate import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "CLAIM_VERBS",
     "ERROR_CODES",
     "HAZARD",
     "INPUT_ERROR_CODES",
+    "LIBRARY_CODES",
     "MULLIGAN",
     "STATE_FORMAT",
     "Bot",
@@ -104,16 +124,23 @@ __all__ = [
     "Bounce",
     "CardScore",
     "ChanceEvent",
+    "ClaimCode",
     "Deal",
     "Discard",
     "Draw",
+    "DuplicateKeyError",
+    "ErrorCode",
     "Face",
     "Flip",
     "GnomingError",
     "GreedyBot",
     "IllegalMove",
+    "InputCode",
     "LayoutError",
+    "LibraryCode",
+    "Malformed",
     "Move",
+    "MoveTable",
     "Observation",
     "Phase",
     "Place",
@@ -125,6 +152,7 @@ __all__ = [
     "Replay",
     "Reshuffle",
     "Reveal",
+    "RuleCode",
     "Ruleset",
     "RulesetError",
     "RulesetResolver",
@@ -132,7 +160,10 @@ __all__ = [
     "SetLine",
     "State",
     "StateError",
+    "UnreadableYamlError",
+    "UsageError",
     "Verdict",
+    "VerdictCode",
     "VerdictError",
     "apply",
     "bundled_rulesets",
@@ -153,6 +184,7 @@ __all__ = [
     "observe",
     "parse_record",
     "play_game",
+    "read_entry",
     "read_record",
     "replay_bytes",
     "replay_file",

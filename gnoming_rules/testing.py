@@ -33,8 +33,8 @@ from hypothesis import strategies as st
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .core.engine import apply, legal_moves, new_game, sample_chance
 from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .core.ruleset import Ruleset, load_ruleset, merge_patch
-from .core.state import State
+from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset, merge_patch
+from .core.state import State, below_tops
 from .formats.record import Record, RecordFormat, dump_record
 from .play.bots import default_names
 from .play.recorder import Recorder
@@ -43,6 +43,7 @@ __all__ = [
     "GameSetup",
     "PlayedGame",
     "RecordedGame",
+    "bundled_variants",
     "candidate_moves",
     "deals",
     "game_setups",
@@ -73,6 +74,17 @@ _SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 def standard_ruleset() -> Ruleset:
     """The bundled ``standard`` ruleset (loaded once)."""
     return load_ruleset("standard")
+
+
+@lru_cache(maxsize=16)
+def _load_bundled(name: str) -> Ruleset:
+    return load_ruleset(name)
+
+
+def bundled_variants() -> st.SearchStrategy[Ruleset]:
+    """Each bundled ruleset, ``standard`` and every variant shipped with the library
+    (``bundled_rulesets()``), loaded once; shrinks towards the first name."""
+    return st.sampled_from(bundled_rulesets()).map(_load_bundled)
 
 
 @lru_cache(maxsize=512)
@@ -336,7 +348,7 @@ def move_cap(setup: GameSetup) -> int:
 def game_setups(draw: st.DrawFn, rules: st.SearchStrategy[Ruleset] | None = None) -> GameSetup:
     """A ruleset, a player count within its bounds, and the seat that starts round 0."""
     ruleset = draw(rules if rules is not None else rulesets())
-    players = draw(st.integers(ruleset.players.min, ruleset.players.max))
+    players = draw(st.integers(ruleset.compiled.min_players, ruleset.compiled.max_players))
     return GameSetup(ruleset, players, draw(st.integers(0, players - 1)))
 
 
@@ -535,7 +547,7 @@ def candidate_moves(ruleset: Ruleset, state: State) -> list[Move]:
     deck = rules.deck
     moves += [Deal(deck), Deal(deck[1:]), Deal((*deck[1:], HAZARD))]
     if any(state.discard_piles):
-        below = sorted_faces([*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]])
+        below = sorted_faces(below_tops(state.discard_piles))
         moves += [Reshuffle(tuple(below)), Reshuffle((*below, MULLIGAN)), Reshuffle(())]
     return moves
 

@@ -16,7 +16,6 @@ from typing import Final
 
 import gnoming_rules as gr
 from gnoming_rules import (
-    ERROR_CODES,
     HAZARD,
     MULLIGAN,
     Bounce,
@@ -32,6 +31,7 @@ from gnoming_rules import (
     Ruleset,
     State,
 )
+from gnoming_rules.core.engine import ENGINE_CODES
 from gnoming_rules.testing import candidate_moves
 
 DECK_CONSERVATION: Final = "deck-conservation"
@@ -278,7 +278,7 @@ def check_round_end(ruleset: Ruleset, before: State, after: State) -> None:
 
 def check_refusal(refusal: IllegalMove, move: Move) -> None:
     """A refusal has a known code, a rule number or None, and a one-line message."""
-    if refusal.code not in ERROR_CODES:
+    if refusal.code not in ENGINE_CODES:
         raise PropertyViolation(
             LEGAL_IFF_APPLY, f"{move!r} refused with unknown code {refusal.code}"
         )

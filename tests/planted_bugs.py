@@ -4,8 +4,8 @@ catches fish (issue 4, item 7).
 Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.core.engine``,
 ``gnoming_rules.core.scoring``, ``gnoming_rules.formats.record``,
 ``gnoming_rules.referee.validate``, ``gnoming_rules.formats.snapshot``,
-``gnoming_rules.play.observation``, ``gnoming_rules.formats.entries`` and
-``gnoming_rules.formats.fields``, listed in ``SEAMS``. When the internals are renamed, re-aim the
+``gnoming_rules.play.observation``, ``gnoming_rules.core.entries`` and
+``gnoming_rules.core.fields``, listed in ``SEAMS``. When the internals are renamed, re-aim the
 plants here; nothing else in the suite touches private names. A plant wraps the real
 function where it can, so it breaks one rule and leaves the rest as they are.
 """
@@ -23,16 +23,15 @@ from typing import Any
 import pytest
 
 from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place
-from gnoming_rules.core import engine, scoring
+from gnoming_rules.core import engine, entries, scoring
 from gnoming_rules.core.compiled import CompiledRules
 from gnoming_rules.core.state import State
-from gnoming_rules.formats import entries, record, safe_yaml, snapshot
-from gnoming_rules.formats.fields import FieldReader
+from gnoming_rules.formats import record, safe_yaml, snapshot
 from gnoming_rules.play import observation
 from gnoming_rules.referee import validate as validator
 
 SEAMS = (
-    "engine._HANDLERS (one handler per move type)",
+    "engine.HANDLERS (one handler per move type)",
     "engine._mulligan_slots",
     "engine._check_slot",
     "engine._replace_card",
@@ -41,19 +40,19 @@ SEAMS = (
     "engine._finish_turn",
     "engine._end_round",
     "scoring._set_value",
-    "scoring._card_points",
+    "scoring.card_points",
     "scoring._best",
     "scoring._score_with",
     "record._entry (a move entry as written)",
     "record._load_yaml",
     "record.RECORD_ADAPTER (the pydantic reader)",
-    "validate._step and validate._STEPS (a move entry as an engine move and a claim)",
+    "validate.read_entry (the move layer's reading, as the validator calls it)",
     "validate.apply (the engine as the validator calls it)",
     "validate.Verdict.exit_status",
     "snapshot._PHASES and snapshot._mask (a saved state's phase name and slot lists)",
     "observation._held_hidden",
     "entries._SLOT_MOVES",
-    "fields.FieldReader.optional_integer (an optional integer field, as a pile)",
+    "entries.read_entry (a move entry as a move and its claimed card)",
 )
 """The private names the plants patch."""
 
@@ -69,7 +68,7 @@ def _wrap(
 def _wrap_handler(
     monkeypatch: pytest.MonkeyPatch, move_type: type, make: Callable[[Handler], Handler]
 ) -> None:
-    handlers = engine._HANDLERS
+    handlers = engine.HANDLERS
     monkeypatch.setitem(handlers, move_type, make(handlers[move_type]))
 
 
@@ -309,7 +308,7 @@ def negative_cards_score_their_size(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         scoring,
-        "_card_points",
+        "card_points",
         lambda original: (
             lambda rules, card: abs(card) if type(card) is int else original(rules, card)
         ),
@@ -435,16 +434,13 @@ def json_reader_accepts_unknown_fields(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def validator_skips_card_claims(monkeypatch: pytest.MonkeyPatch) -> None:
     """The validator reads a move's ``card`` and never checks it."""
-    monkeypatch.setattr(validator, "_STEPS", {})  # the cache holds steps with their claims
     _wrap(
         monkeypatch,
         validator,
-        "_step",
+        "read_entry",
         lambda original: (
-            lambda entry, players: (
-                step
-                if isinstance(step := original(entry, players), validator._Malformed)
-                else (step[0], None)
+            lambda *args: (
+                step if isinstance(step := original(*args), entries.Malformed) else (step[0], None)
             )
         ),
     )
@@ -534,12 +530,16 @@ def bounce_entries_read_as_places(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def pile_0_reads_as_no_pile(monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry's ``pile: 0`` reads as no pile (a falsy value taken for a missing one)."""
-    _wrap(
-        monkeypatch,
-        FieldReader,
-        "optional_integer",
-        lambda original: lambda self, *args: original(self, *args) or None,
-    )
+
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        def read(entry: Any, *args: Any) -> Any:
+            if entry.get("pile") == 0:
+                entry = {key: value for key, value in entry.items() if key != "pile"}
+            return original(entry, *args)
+
+        return read
+
+    _wrap(monkeypatch, entries, "read_entry", make)
 
 
 def face_down_cards_match_their_lines(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -562,7 +562,7 @@ def hazards_score_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         scoring,
-        "_card_points",
+        "card_points",
         lambda original: lambda rules, card: 0 if card == HAZARD else original(rules, card),
     )
 

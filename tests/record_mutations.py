@@ -36,9 +36,9 @@ import yaml
 from hypothesis import strategies as st
 
 import gnoming_rules as gr
-from gnoming_rules.core.errors import INT64_MAX, INT64_MIN
+from gnoming_rules.core.errors import INPUT_ERROR_CODES, INT64_MAX, INT64_MIN
 from gnoming_rules.formats.record import FORMAT, RecordFormat
-from gnoming_rules.referee.validate import INPUT_ERROR_CODES, Verdict
+from gnoming_rules.referee.validate import Verdict
 from gnoming_rules.testing import RecordedGame
 
 # --- kinds and expectations ------------------------------------------------------------------

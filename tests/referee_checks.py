@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import pytest
 
 import gnoming_rules as gr
+from gnoming_rules.core.engine import ENGINE_CODES
 
 PLAYER_MOVES = (gr.Reveal, gr.Draw, gr.Place, gr.Bounce, gr.Discard, gr.Flip)
 
@@ -22,7 +23,7 @@ def refused(
         gr.apply(ruleset, state, move)
     error = caught.value
     assert (error.code, error.rule) == (code, rule), error.message
-    assert error.code in gr.ERROR_CODES
+    assert error.code in ENGINE_CODES
     assert error.message.strip() and "\n" not in error.message
     assert str(error) == f"{error.code}: {error.message}"
     explained = gr.explain(ruleset, state, move)

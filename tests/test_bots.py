@@ -20,10 +20,10 @@ from gnoming_rules.play.bots import GreedyBot, RandomBot, average_card, estimate
 
 def test_the_estimate_counts_face_down_cards_at_the_average_and_out_of_sets() -> None:
     rules = gr.load_ruleset("standard")
-    row_set = [5, 5, 5, 1, 2, 3, 4, 6, 7]
-    assert estimate(rules, row_set, 0b111111111) == gr.score_layout(rules, row_set)
-    hidden_third = 0b111111011  # slot 2 face down: row 0 is no set
-    assert estimate(rules, row_set, hidden_third) == pytest.approx(
+    row_set: list[gr.Face | None] = [5, 5, 5, 1, 2, 3, 4, 6, 7]
+    assert estimate(rules, row_set) == gr.score_layout(rules, [5, 5, 5, 1, 2, 3, 4, 6, 7])
+    hidden_third = [5, 5, None, 1, 2, 3, 4, 6, 7]  # slot 2 face down: row 0 is no set
+    assert estimate(rules, hidden_third) == pytest.approx(
         5 + 5 + average_card(rules) + 1 + 2 + 3 + 4 + 6 + 7
     )
     assert average_card(rules) == pytest.approx((385 + 138 - 50 + 30) / 110)
@@ -62,16 +62,15 @@ def test_a_greedy_play_never_raises_the_estimate() -> None:
         if state.is_chance:
             state = gr.apply(rules, state, gr.sample_chance(rules, state, rng))
             continue
-        move = bot.choose(rules, state)
+        move = bot.choose(rules, gr.observe(state, state.to_move))
         assert move in gr.legal_moves(rules, state)
         if isinstance(move, gr.Place | gr.Bounce) and any(
             isinstance(option, gr.Discard) for option in gr.legal_moves(rules, state)
         ):
             seat = state.turn
-            before = estimate(rules, state.cards[seat], state.face_up[seat], unknown=bot._unknown)
+            before = estimate(rules, state.visible_layout(seat), unknown=bot._unknown)
             after_state = gr.apply(rules, state, move)
-            cards = after_state.cards[seat]
-            after = estimate(rules, cards, after_state.face_up[seat], unknown=bot._unknown)
+            after = estimate(rules, after_state.visible_layout(seat), unknown=bot._unknown)
             assert after < before
             checked += 1
         state = gr.apply(rules, state, move)
@@ -90,7 +89,8 @@ def test_a_random_bot_picks_among_legal_moves() -> None:
     rules = gr.load_ruleset("standard")
     state = gr.new_game(rules, 3)
     state = gr.apply(rules, state, gr.sample_chance(rules, state, random.Random(1)))
-    assert RandomBot(random.Random(2)).choose(rules, state) in gr.legal_moves(rules, state)
+    seen = gr.observe(state, state.to_move)
+    assert RandomBot(random.Random(2)).choose(rules, seen) in gr.legal_moves(rules, state)
 
 
 # --- every game ends (issue: the greedy bot handed a mulligan back and forth for ever) ------
@@ -103,10 +103,10 @@ def test_the_greedy_bot_values_only_the_plays_the_engine_allows() -> None:
     shown = start_game(rules, layouts={0: [M, 3, None, None, None, None, None, None, None]},
                        discards=[M, 9])  # fmt: skip
     assert shown.actor == 0 and shown.discard_piles[0] == (M,)
-    assert GreedyBot(random.Random(0)).choose(rules, shown) == gr.Draw(0)
+    assert GreedyBot(random.Random(0)).choose(rules, gr.observe(shown, 0)) == gr.Draw(0)
     hidden = start_game(rules, layouts={0: [2, 3, M, None, None, None, None, None, None]},
                         discards=[M, 9])  # fmt: skip
-    assert GreedyBot(random.Random(0)).choose(rules, hidden) == gr.Draw(0, 0)
+    assert GreedyBot(random.Random(0)).choose(rules, gr.observe(hidden, 0)) == gr.Draw(0, 0)
 
 
 @pytest.mark.parametrize(
@@ -210,7 +210,9 @@ def test_bots_finish_games_under_every_variant(
         if state.is_over:
             return
         move = (
-            gr.sample_chance(rules, state, chance) if state.is_chance else bot.choose(rules, state)
+            gr.sample_chance(rules, state, chance)
+            if state.is_chance
+            else bot.choose(rules, gr.observe(state, state.to_move))
         )
         state = gr.apply(rules, state, move)
     assert round_never_ends(rules, state), f"the {kind} bot loops in a round that could end"

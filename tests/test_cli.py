@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import multiprocessing
 import os
@@ -17,7 +16,7 @@ import yaml
 from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
-from gnoming_rules.cli import _Progress, build_parser, main
+from gnoming_rules.cli import build_parser, main
 from gnoming_rules.formats.schemas import ruleset_schema
 from gnoming_rules.referee import batch
 from gnoming_rules.referee.batch import record_files
@@ -301,25 +300,6 @@ def test_main_turns_every_failure_into_one_line(
     assert "cannot read" in capsys.readouterr().err
     assert main(["validate", str(tmp_path)]) == 2  # an empty folder
     assert capsys.readouterr().err.startswith("gnoming: usage: no record files")
-
-
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-def test_the_progress_bar_draws_on_a_terminal_only() -> None:
-    terminal = _Terminal()
-    bar = _Progress(200, terminal)
-    bar.update(200)
-    bar.clear()
-    assert "[" + "#" * 30 + "] 200/200" in terminal.getvalue()
-    assert terminal.getvalue().endswith("\r\033[K")
-    pipe = io.StringIO()
-    quiet = _Progress(200, pipe)
-    quiet.update(100)
-    quiet.clear()
-    assert pipe.getvalue() == ""
 
 
 def test_a_hand_edit_of_the_demo_record_is_reported_at_its_move(tmp_path: Path) -> None:
@@ -652,3 +632,32 @@ def test_usage_messages_name_the_type_and_counts_take_the_right_number(
     shutil.copy(EXAMPLES / "tiny.yaml", tmp_path / "tiny.yaml")
     assert main(["validate", str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 file: 1 valid, 0 invalid, 0 unreadable"
+
+
+def test_ruleset_check_lists_every_fault_of_a_file_with_its_field(tmp_path: Path) -> None:
+    typos = tmp_path / "typos.yaml"
+    typos.write_text("extends: standard\nbonce: false\nhazard: {penaltty: 3}\nroundz: 2\n")
+    done = gnoming("ruleset", "check", str(typos), "standard")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[:4] == [
+        f"{typos}: bad-ruleset: 3 problems",
+        f"  {typos}: bonce: unknown field",
+        f"  {typos}: hazard.penaltty: unknown field",
+        f"  {typos}: roundz: unknown field",
+    ]
+    assert done.stdout.splitlines()[4].startswith("standard: ok")
+
+
+def test_ruleset_diff_of_an_unplayable_ruleset_warns_and_diffs_it_as_written(
+    tmp_path: Path,
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: standard\nlayout: {rows: 9}\nbonce: false\n", encoding="utf-8")
+    done = gnoming("ruleset", "diff", "standard", str(bad))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith(f"warning: {bad} cannot be played (bad-ruleset: {bad}: bonce: ")
+    lines = done.stdout.splitlines()
+    assert "layout.rows: 3 -> 9" in lines and "bonce: (absent) -> false" in lines
+    assert lines[-1].endswith("-> (none: cannot be played))")
+    missing = gnoming("ruleset", "diff", "standard", str(tmp_path / "none.yaml"))
+    assert missing.returncode == 2 and "unknown-ruleset" in missing.stderr

@@ -353,3 +353,15 @@ def test_the_testing_page_lists_every_planted_bug_and_property() -> None:
     described = text[text.index("## The project's property suite") : text.index("## Profiles")]
     listed = re.findall(r"^\| `([\w-]+)` \|", described, flags=re.MULTILINE)
     assert sorted(listed) == sorted(PROPERTY_RUNS)
+
+
+def test_one_numbering_is_stated_on_the_first_page_and_followed() -> None:
+    """Rounds, moves, seats and slots count from 0 (as verdicts do): the first page and
+    the README say so, and no example counts them from 1."""
+    for page in (DOCS / "index.md", ROOT / "README.md"):
+        text = page.read_text(encoding="utf-8")
+        assert "counted from 0" in text and "round 0" in text, page
+    for page in PAGES:
+        for block in blocks(page):
+            assert "start=1" not in block.code, f"{page_id(page)}:{block.line}"
+            assert not re.search(r"round 1\b.*(dealt|first)", block.code), page_id(page)

@@ -22,6 +22,7 @@ from strategies import (
 )
 
 import gnoming_rules as gr
+from gnoming_rules.core.engine import ENGINE_CODES
 
 
 def replay_with_all_checks(game: PlayedGame, properties: frozenset[str] | None = None) -> None:
@@ -82,14 +83,7 @@ def test_replay_is_deterministic(game: PlayedGame, noise: int) -> None:
     replays_are_identical(game, noise)
 
 
-RECORD_ONLY_CODES = {
-    "unknown-ruleset",
-    "ruleset-mismatch",
-    "card-mismatch",
-    "score-mismatch",
-    "result-mismatch",
-}
-ENGINE_REFUSAL_CODES = set(gr.ERROR_CODES) - RECORD_ONLY_CODES
+ENGINE_REFUSAL_CODES = set(ENGINE_CODES)
 """The codes ``apply`` itself can raise (the others belong to records and claims)."""
 
 

@@ -8,9 +8,10 @@ import pytest
 from kit import EXAMPLES, ILLEGAL, examples
 
 import gnoming_rules as gr
+from gnoming_rules.core.errors import INPUT_ERROR_CODES
 from gnoming_rules.formats.record import dump_record
 from gnoming_rules.play.bots import play_game
-from gnoming_rules.referee.validate import INPUT_ERROR_CODES, validate_file
+from gnoming_rules.referee.validate import validate_file
 
 EXPECTED: dict[str, tuple[int | None, int | None]] = {
     "bad-record": (0, 1),

@@ -36,6 +36,12 @@ def test_the_wheel_ships_rulesets_and_rule_texts(tmp_path: Path) -> None:
     for schema in ("ruleset", "record"):
         assert f"gnoming_rules/_bundled/schemas/{schema}.schema.json" in names
     assert "gnoming_rules/py.typed" in names
+    for schema in ("cli/validate", "cli/score"):  # the command line's output schemas
+        assert f"gnoming_rules/_bundled/schemas/{schema}.schema.json" in names
+    (info,) = {name.split("/")[0] for name in names if ".dist-info/" in name}
+    assert f"{info}/licenses/LICENSE" in names
+    metadata = zipfile.ZipFile(wheel).read(f"{info}/METADATA").decode()
+    assert "License-Expression: MIT" in metadata.splitlines()
 
     target = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:

@@ -135,7 +135,7 @@ def test_yaml_records_follow_the_same_rules() -> None:
     text = (
         "format: gnoming-record/1\nruleset: standard\nplayers: [Ana, Bo, Cy]\nfirst_player: 0\n"
         "rounds:\n  - deal: [1, H]\n    moves:\n      - {action: reveal, player: 0, slot: 1}\n"
-        "      - {action: reveal, player: 0, slot: yes}\n"
+        "      - {action: reveal, player: 0, slot: true}\n"
     )
     error = refusal(text, "yaml")
     assert error.message == "rounds[0].moves[1].slot: must be an integer, got true"
@@ -158,7 +158,7 @@ def test_yaml_records_follow_the_same_rules() -> None:
         (b"a: [1\n", "yaml", "not valid YAML"),
         (b"--- 1\n--- 2\n", "yaml", "not valid YAML"),
         (
-            b"format: gnoming-record/1\nruleset: standard\nplayers: [2024-01-01]\n"
+            b"format: gnoming-record/1\nruleset: standard\nplayers: [!!timestamp 2024-01-01]\n"
             b"first_player: 0\nrounds: []\n",
             "yaml",
             "players[0]: must be a string, got datetime.date(2024, 1, 1)",

@@ -40,6 +40,7 @@ from strategies import RecordedGame, recorded_games
 
 import gnoming_rules as gr
 from gnoming_rules.cli import main
+from gnoming_rules.core.errors import INPUT_ERROR_CODES
 from gnoming_rules.formats.record import (
     RecordFormat,
     format_of,
@@ -47,7 +48,7 @@ from gnoming_rules.formats.record import (
     read_record,
     write_record,
 )
-from gnoming_rules.referee.validate import INPUT_ERROR_CODES, Verdict, replay_record, validate_file
+from gnoming_rules.referee.validate import Verdict, replay_record, validate_file
 
 ROUND_TRIP: Final = "record-round-trip"
 JSON_YAML: Final = "record-json-yaml"

@@ -70,7 +70,7 @@ def test_the_table_shows_every_seat_piles_and_whose_move_it_is() -> None:
     assert describe_turn(state) == "waiting for the deal"
     state = gr.apply(rules, state, gr.Deal(tuple(rules.compiled.deck)))
     names = ["Ana", "Bo", "Cy", "Dee"]
-    assert describe_turn(state, names) == "seat 2 (Cy) to reveal a face-down card"
+    assert describe_turn(state, names) == "seat 2 (Cy) to reveal a face-down card (setup)"
     lines = draw_table(rules, state, names, marked=(1, 4))
     text = "\n".join(lines)
     for seat, name in enumerate(names):
@@ -89,3 +89,20 @@ def test_the_state_summary_changes_with_each_move() -> None:
     before = state_summary(state)
     after = state_summary(gr.apply(rules, state, gr.legal_moves(rules, state)[0]))
     assert before.startswith("r0 REVEAL t0 held=- draw=81:") and before != after
+
+
+def test_the_words_for_the_turn_follow_the_ruleset() -> None:
+    """No "bounce" where bouncing is off; no "discard" for a taken card that must be played."""
+    for name, words in (
+        ("standard", "bounce the held card or discard it"),
+        ("no-bounce", "discard the held card (no bouncing under these rules)"),
+    ):
+        rules = gr.load_ruleset(name)
+        state = gr.new_game(rules, 3)._replace(phase=gr.Phase.BOUNCE, held=5, turn=0)
+        assert describe_turn(state, ruleset=rules) == f"seat 0 to {words}"
+    rules = gr.load_ruleset("standard")
+    taken = gr.new_game(rules, 3)._replace(
+        phase=gr.Phase.PLACE, held=5, turn=0, taken_from_discard=True
+    )
+    assert "discard" not in describe_turn(taken, ruleset=rules).split(",")[0]
+    assert describe_turn(taken, ruleset=gr.load_ruleset("open-discards")).endswith("discard it")

@@ -374,3 +374,32 @@ def test_a_long_value_is_quoted_short(tmp_path: Path) -> None:
     path = _write(tmp_path / "long.yaml", f"extends: standard\nrounds: {'x' * 100_000}\n")
     message = _refusal(path)
     assert message.startswith(f"{path}: rounds: ") and len(message) < 300, message
+
+
+def test_every_fault_of_a_file_is_reported_at_once_with_its_field(tmp_path: Path) -> None:
+    """Three typos are three problems, not one and "(and 2 more)" without saying what."""
+    typos = tmp_path / "typos.yaml"
+    typos.write_text(
+        "extends: standard\nbonce: false\nhazard:\n  penaltty: 3\nlayout:\n  colls: 3\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(gr.RulesetError) as caught:
+        gr.load_ruleset(typos)
+    problems = caught.value.problems
+    assert [(p.path, p.message) for p in problems] == [
+        ("bonce", "unknown field"),
+        ("hazard.penaltty", "unknown field"),
+        ("layout.colls", "unknown field"),
+    ]
+    assert all(problem.file == str(typos) for problem in problems)
+    assert caught.value.message == (
+        f"{typos}: bonce: unknown field (and 2 more: hazard.penaltty, layout.colls)"
+    )
+    values = tmp_path / "values.yaml"
+    values.write_text("extends: standard\nlayout: {rows: 9, cols: 0}\nrounds: x\n")
+    with pytest.raises(gr.RulesetError) as caught:
+        gr.load_ruleset(values)
+    assert [p.path for p in caught.value.problems] == ["rounds", "layout.rows", "layout.cols"]
+    assert str(caught.value.problems[1]) == (
+        f"{values}: layout.rows: input should be less than or equal to 5, got 9"
+    )

@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from kit import EXAMPLES, ROOT
+from referencing import Registry, Resource
 
 import gnoming_rules as gr
 from gnoming_rules.formats.record import ACTIONS
-from gnoming_rules.formats.schemas import SCHEMAS, record_schema, ruleset_schema, schema_text
+from gnoming_rules.formats.schemas import all_schemas, record_schema, ruleset_schema, schema_text
 
 RULE_FIELDS = {
     "deck",
@@ -28,10 +30,20 @@ RULE_FIELDS = {
 }
 
 
+SCHEMAS = all_schemas()
+
+
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
 def test_the_committed_schema_files_are_current(name: str) -> None:
     committed = (ROOT / "schemas" / name).read_text(encoding="utf-8")
-    assert committed == schema_text(SCHEMAS[name]()), f"schemas/{name} is stale: run make schemas"
+    assert committed == schema_text(SCHEMAS[name]), f"schemas/{name} is stale: run make schemas"
+
+
+def test_no_committed_schema_is_left_over() -> None:
+    committed = {
+        str(path.relative_to(ROOT / "schemas")) for path in (ROOT / "schemas").rglob("*.json")
+    }
+    assert committed == set(SCHEMAS)
 
 
 def test_a_ruleset_file_without_extends_must_give_every_rule() -> None:
@@ -71,7 +83,10 @@ def test_a_ruleset_file_with_extends_requires_nothing_else_anywhere() -> None:
 def test_the_record_schema_knows_every_action() -> None:
     schema = record_schema()
     union = schema["$defs"]["Round"]["properties"]["moves"]["items"]
-    assert set(union["discriminator"]["mapping"]) == set(ACTIONS)
+    assert set(union["properties"]["action"]["enum"]) == set(ACTIONS)
+    assert {branch["if"]["properties"]["action"]["const"] for branch in union["allOf"]} == set(
+        ACTIONS
+    )
     assert schema["properties"]["format"]["const"] == "gnoming-record/1"
     assert set(schema["required"]) == {"format", "ruleset", "players", "first_player", "rounds"}
 
@@ -96,3 +111,33 @@ def test_a_json_ruleset_may_name_its_schema_and_the_loader_ignores_it(tmp_path: 
     change = {"extends": "standard", "rounds": 2}
     path.write_text(json.dumps({"$schema": "../schemas/ruleset.schema.json", **change}))
     assert gr.load_ruleset(path).sha256 == gr.load_ruleset(change).sha256
+
+
+def _errors(record: dict[str, Any]) -> list[jsonschema.ValidationError]:
+    schemas = ROOT / "schemas"
+    registry: Registry[Any] = Registry().with_resource(
+        "ruleset.schema.json",
+        Resource.from_contents(json.loads((schemas / "ruleset.schema.json").read_text())),
+    )
+    schema = json.loads((schemas / "record.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    return list(validator.iter_errors(record))
+
+
+def test_the_record_schema_keys_its_move_errors_on_the_action() -> None:
+    """A JSON Schema validator (an editor, check-jsonschema) reports a mistyped action as
+    one error, and a wrong field of a move against that action's fields alone."""
+    record = json.loads((EXAMPLES / "tiny-game.json").read_text(encoding="utf-8"))
+    assert _errors(record) == []
+    moves = record["rounds"][0]["moves"]
+    index = next(i for i, move in enumerate(moves) if move["action"] == "place")
+    moves[index] = {**moves[index], "action": "plaec"}
+    (error,) = _errors(record)
+    assert list(error.absolute_path) == ["rounds", 0, "moves", index, "action"]
+    assert "is not one of" in error.message
+    moves[index] = {**moves[index], "action": "place", "slot": "two"}
+    (error,) = _errors(record)
+    assert list(error.absolute_path) == ["rounds", 0, "moves", index, "slot"]
+    moves[index] = {"player": 0, "slot": 1}
+    (error,) = _errors(record)
+    assert "'action' is a required property" in error.message

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from kit import EXAMPLES, ILLEGAL, examples, verdict_of, where
 
 import gnoming_rules as gr
+from gnoming_rules.core.errors import INPUT_ERROR_CODES
 from gnoming_rules.core.ruleset import RulesetFiles
 from gnoming_rules.formats.record import parse_record
 from gnoming_rules.play.bots import play_game
 from gnoming_rules.referee.validate import (
-    INPUT_ERROR_CODES,
     replay_file,
     replay_record,
     validate_file,
@@ -259,7 +259,7 @@ def test_the_engine_itself_refuses_a_pile_for_a_hazard() -> None:
     rules = gr.load_ruleset("standard")
     assert replay.state is not None and replay.state.held == gr.HAZARD
     refusal = gr.explain(rules, replay.state, gr.Discard(0, 1))
-    assert refusal is not None and refusal.code == "bad-record"
+    assert refusal is not None and (refusal.code, refusal.rule) == ("bad-pile", "6.1")
 
 
 def test_a_non_hazard_discard_without_a_pile_is_a_bad_record_at_that_move() -> None:

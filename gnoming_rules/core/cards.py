@@ -19,6 +19,11 @@ MULLIGAN: Final[Literal["M"]] = "M"
 Face: TypeAlias = int | Literal["H", "M"]
 """A card, written by its face."""
 
+HIDDEN: Final = 0
+"""A stand-in for a card nobody sees (a view's face-down card, the draw pile's order): ``0``
+is no card (:func:`is_face` is false), so it is never mistaken for one, and the engine
+never reads it to decide a move (``gnoming_rules.play.observation.stand_in``)."""
+
 
 def is_face(value: object) -> TypeGuard[Face]:
     """True for a card face: a non-zero ``int`` (not a bool), ``"H"`` or ``"M"``."""

@@ -1,23 +1,23 @@
-"""Tables derived once from a :class:`~gnoming_rules.core.ruleset.Ruleset` for the hot path.
+"""The one view of a ruleset that the game reads: flat toggles and derived tables.
 
 The engine runs millions of moves; reading nested pydantic fields, recomputing grid
 lines or building a new move object per legal move would dominate the cost. A
 :class:`CompiledRules` holds those answers flat, and the move values that
-:func:`~gnoming_rules.legal_moves` hands out (shared, immutable). Get it through
-``ruleset.compiled``; it is built on first use and kept with the ruleset.
+:func:`~gnoming_rules.core.engine.legal_moves` hands out (shared, immutable). Every reader
+of the rules during play -- the engine, the scorer, the bots, the drawings, the report --
+reaches it the same way, as ``ruleset.compiled``: built on first use, kept with the
+ruleset. (The pydantic :class:`~gnoming_rules.core.ruleset.Ruleset` is the input form: it
+checks a file and names its fields; this module does not know it, so the two do not
+import each other.)
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from .cards import HAZARD, MULLIGAN, Face, sorted_faces
+from .cards import Face
 from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
-
-if TYPE_CHECKING:
-    from .ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class Line:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CompiledRules:
-    """Flat, precomputed view of a ruleset. Field names follow the ruleset's."""
+    """Flat, precomputed view of a ruleset. Toggle names follow the ruleset's fields."""
 
     rows: int
     cols: int
@@ -39,6 +39,7 @@ class CompiledRules:
     full_mask: int
     lines: tuple[Line, ...]
     deck: tuple[Face, ...]
+    """Every card of the deck, in the order of their faces' text."""
     deck_counts: Counter[Face]
     min_players: int
     max_players: int
@@ -47,6 +48,8 @@ class CompiledRules:
     rounds: int
     rotate_first_player: bool
     face_up_at_start: int
+    piles: int
+    """Discard piles (RULES 3.3)."""
     taken_must_be_played: bool
     bounce: bool
     hazard_flips: str
@@ -58,97 +61,97 @@ class CompiledRules:
     going_out_penalty: int
     ties_count_as_lowest: bool
     reshuffle: bool
-    reveal_moves: tuple[tuple[Reveal, ...], ...]
-    flip_moves: tuple[tuple[Flip, ...], ...]
-    place_moves: tuple[tuple[Place, ...], ...]
-    bounce_moves: tuple[tuple[Bounce, ...], ...]
-    draw_moves: tuple[tuple[Draw, Draw, Draw], ...]
-    discard_moves: tuple[tuple[Discard, Discard, Discard], ...]
+    slot_moves: dict[str, tuple[tuple[PlayerMove, ...], ...]]
+    """Per action with a slot (``reveal``, ``place``, ``bounce``, ``flip``), per seat, per slot:
+    the shared move."""
+    draw_moves: tuple[tuple[Draw, ...], ...]
+    """Per seat: the draws from discard pile 0, 1, ..., then the draw from the draw pile."""
+    discard_moves: tuple[tuple[Discard, ...], ...]
+    """Per seat: the discards on pile 0, 1, ..., then a hazard's (no pile)."""
     draw_options: tuple[tuple[tuple[Draw, ...], ...], ...]
-    """Per seat, indexed by ``draw pile?<<2 | pile 0?<<1 | pile 1?``: the legal draws."""
+    """Per seat, indexed by a bit mask of the sources that hold cards (bit ``k``: discard
+    pile ``k``; bit ``piles``: the draw pile): the legal draws, draw pile first."""
     discard_options: tuple[tuple[tuple[Discard, ...], ...], ...]
-    """Per seat, indexed by a discard variant (see ``engine._discard_variant``)."""
+    """Per seat, indexed by the bit mask of the piles a discard may go on (RULES 4.4; bit
+    ``k``: pile ``k``): the legal discards, piles ascending; index 0: a hazard's (no pile)."""
     place_options: tuple[tuple[tuple[PlayerMove, ...], ...], ...]
-    """Per seat: every place followed by ``discard_options[variant]``; index 4: places only."""
+    """Per seat: every place followed by ``discard_options[mask]``; the last: places only."""
     memo: dict[tuple[int, ...], tuple[PlayerMove, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """Legal-move tuples computed on demand, keyed by what they depend on."""
 
-    @classmethod
-    def build(cls, ruleset: Ruleset) -> CompiledRules:
-        """Derive every table from ``ruleset``."""
-        rows, cols = ruleset.layout.rows, ruleset.layout.cols
-        slots = rows * cols
-        lines = tuple(
-            Line(f"row {r}", tuple(range(r * cols, (r + 1) * cols)), 0) for r in range(rows)
-        ) + tuple(Line(f"column {c}", tuple(range(c, slots, cols)), 0) for c in range(cols))
-        lines = tuple(Line(x.name, x.slots, sum(1 << s for s in x.slots)) for x in lines)
-        deck: list[Face] = []
-        for face, copies in ruleset.deck.numbers.items():
-            deck += [face] * copies
-        deck += [HAZARD] * ruleset.deck.hazards
-        deck += [MULLIGAN] * ruleset.deck.mulligans
-        seats = range(ruleset.players.max)
-        every = range(slots)
-        draws = tuple((Draw(p), Draw(p, 0), Draw(p, 1)) for p in seats)
-        discards = tuple((Discard(p, 0), Discard(p, 1), Discard(p)) for p in seats)
-        places = tuple(tuple(Place(p, s) for s in every) for p in seats)
-        discard_options = tuple(((d[0], d[1]), (d[0],), (d[1],), (d[2],)) for d in discards)
-        draw_options = tuple(
-            tuple(
-                tuple(
-                    m for m, present in zip(d, (key & 4, key & 2, key & 1), strict=True) if present
-                )
-                for key in range(8)
-            )
-            for d in draws
-        )
-        place_options = tuple(
-            (*(places[p] + variant for variant in discard_options[p]), places[p]) for p in seats
-        )
-        return cls(
-            rows=rows,
-            cols=cols,
-            slots=slots,
-            full_mask=(1 << slots) - 1,
-            lines=lines,
-            deck=tuple(sorted_faces(deck)),
-            deck_counts=Counter(deck),
-            min_players=ruleset.players.min,
-            max_players=ruleset.players.max,
-            state_shapes=frozenset(
-                (players, size)
-                for players in range(ruleset.players.min, ruleset.players.max + 1)
-                for size in (0, slots)
-            ),
-            rounds=ruleset.rounds,
-            rotate_first_player=ruleset.first_player == "rotate",
-            face_up_at_start=ruleset.layout.face_up_at_start,
-            taken_must_be_played=ruleset.discard.taken_must_be_played,
-            bounce=ruleset.bounce,
-            hazard_flips=ruleset.hazard.flips,
-            spare_last_card=ruleset.hazard.spare_last_card,
-            hazard_penalty=ruleset.hazard.penalty,
-            max_mulligans=ruleset.mulligan.max_face_up,
-            unmatched_mulligan=ruleset.mulligan.unmatched_value,
-            going_out_bonus=ruleset.going_out.bonus,
-            going_out_penalty=ruleset.going_out.penalty,
-            ties_count_as_lowest=ruleset.going_out.ties_count_as_lowest,
-            reshuffle=ruleset.empty_draw_pile == "reshuffle",
-            reveal_moves=tuple(tuple(Reveal(p, s) for s in every) for p in seats),
-            flip_moves=tuple(tuple(Flip(p, s) for s in every) for p in seats),
-            place_moves=places,
-            bounce_moves=tuple(tuple(Bounce(p, s) for s in every) for p in seats),
-            draw_moves=draws,
-            discard_moves=discards,
-            draw_options=draw_options,
-            discard_options=discard_options,
-            place_options=place_options,
-        )
+    @property
+    def reveal_moves(self) -> tuple[tuple[Reveal, ...], ...]:
+        """Per seat, per slot: the shared reveal."""
+        return self.slot_moves["reveal"]  # type: ignore[return-value]
+
+    @property
+    def flip_moves(self) -> tuple[tuple[Flip, ...], ...]:
+        """Per seat, per slot: the shared flip."""
+        return self.slot_moves["flip"]  # type: ignore[return-value]
+
+    @property
+    def place_moves(self) -> tuple[tuple[Place, ...], ...]:
+        """Per seat, per slot: the shared place."""
+        return self.slot_moves["place"]  # type: ignore[return-value]
+
+    @property
+    def bounce_moves(self) -> tuple[tuple[Bounce, ...], ...]:
+        """Per seat, per slot: the shared bounce."""
+        return self.slot_moves["bounce"]  # type: ignore[return-value]
 
     def first_player_of_round(self, first_player: int, round_index: int, players: int) -> int:
         """The seat that starts round ``round_index`` (RULES 2.2)."""
         if self.rotate_first_player:
             return (first_player + round_index) % players
         return first_player
+
+
+def grid_lines(rows: int, cols: int) -> tuple[Line, ...]:
+    """The rows, then the columns, of a ``rows`` x ``cols`` grid (slots row-major)."""
+    slots = rows * cols
+    lines = [(f"row {r}", tuple(range(r * cols, (r + 1) * cols))) for r in range(rows)]
+    lines += [(f"column {c}", tuple(range(c, slots, cols))) for c in range(cols)]
+    return tuple(Line(name, members, sum(1 << s for s in members)) for name, members in lines)
+
+
+def move_tables(
+    seats: int, slots: int, piles: int
+) -> tuple[
+    dict[str, tuple[tuple[PlayerMove, ...], ...]],
+    tuple[tuple[Draw, ...], ...],
+    tuple[tuple[Discard, ...], ...],
+    tuple[tuple[tuple[Draw, ...], ...], ...],
+    tuple[tuple[tuple[Discard, ...], ...], ...],
+    tuple[tuple[tuple[PlayerMove, ...], ...], ...],
+]:
+    """The shared moves of ``seats`` seats on ``slots`` slots with ``piles`` discard piles,
+    and the legal-move tuples built from them (see :class:`CompiledRules`)."""
+    every = range(slots)
+    slot_moves: dict[str, tuple[tuple[PlayerMove, ...], ...]] = {
+        kind.action: tuple(tuple(kind(p, s) for s in every) for p in range(seats))
+        for kind in (Reveal, Place, Bounce, Flip)
+    }
+    draws = tuple((*(Draw(p, k) for k in range(piles)), Draw(p)) for p in range(seats))
+    discards = tuple((*(Discard(p, k) for k in range(piles)), Discard(p)) for p in range(seats))
+    deck_bit = 1 << piles
+    draw_options = tuple(
+        tuple(
+            ((d[-1],) if key & deck_bit else ()) + tuple(d[k] for k in range(piles) if key >> k & 1)
+            for key in range(deck_bit << 1)
+        )
+        for d in draws
+    )
+    discard_options = tuple(
+        (
+            (d[-1],),
+            *(tuple(d[k] for k in range(piles) if mask >> k & 1) for mask in range(1, deck_bit)),
+        )
+        for d in discards
+    )
+    places = slot_moves["place"]
+    place_options = tuple(
+        (*(places[p] + variant for variant in discard_options[p]), places[p]) for p in range(seats)
+    )
+    return slot_moves, draws, discards, draw_options, discard_options, place_options

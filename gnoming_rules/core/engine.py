@@ -5,7 +5,10 @@
 randomness of its own: deals and reshuffles arrive as chance events
 (:class:`~gnoming_rules.core.moves.Deal`, :class:`~gnoming_rules.core.moves.Reshuffle`), which
 :func:`sample_chance` draws from a ``random.Random`` you own. ``legal_moves`` lists
-exactly the player moves ``apply`` accepts.
+exactly the player moves ``apply`` accepts. ``legal_moves``, ``is_legal`` and ``explain``
+also take a seat's :class:`~gnoming_rules.play.observation.Observation` and answer from
+it alone, as they would on the full state (see
+:func:`~gnoming_rules.play.observation.stand_in`).
 
 Refusals are checked in the order RECORD.md fixes, so the first reason given is the one
 a record validator reports: round over, reshuffle due, flips, whose move, phase, then
@@ -17,10 +20,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Final, get_args
 
 from .cards import HAZARD, MULLIGAN, Face, a_card, face_text, is_face
 from .compiled import CompiledRules
-from .errors import GnomingError, IllegalMove, quoted
+from .errors import ErrorCode, IllegalMove, RuleCode, UsageError, quoted
 from .moves import (
     Bounce,
     ChanceEvent,
@@ -36,18 +40,14 @@ from .moves import (
 )
 from .ruleset import Ruleset
 from .scoring import layout_score
-from .state import Phase, State, initial_state
+from .state import WAITING_FOR, Phase, State, View, below_tops, initial_state
+
+ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "bad-deal", "bad-pile")
+"""Every code an :class:`~gnoming_rules.core.errors.IllegalMove` from :func:`apply` can carry:
+the rule refusals, a deal that is not the deck, and a pile that does not fit the move."""
 
 _DEAL, _REVEAL, _DRAW, _PLACE = Phase.DEAL, Phase.REVEAL, Phase.DRAW, Phase.PLACE
 _BOUNCE, _FLIP, _RESHUFFLE, _OVER = Phase.BOUNCE, Phase.FLIP, Phase.RESHUFFLE, Phase.OVER
-
-_WAITING_FOR = {
-    _REVEAL: ("3.5", "reveal a face-down card (setup)"),
-    _DRAW: ("4.1", "draw"),
-    _PLACE: ("4.2", "play the held card into a slot or discard it"),
-    _BOUNCE: ("4.4", "bounce the held card or discard it"),
-    _FLIP: ("6.1", "flip a face-down card after the hazard"),
-}
 
 
 # --- public API ----------------------------------------------------------------------------
@@ -57,21 +57,22 @@ def new_game(ruleset: Ruleset, players: int, first_player: int = 0) -> State:
     """A game of ``players`` seats whose round 0 starts at seat ``first_player``.
 
     The state waits for round 0's deal: pass ``sample_chance(ruleset, state, rng)`` or a
-    recorded :class:`Deal` to :func:`apply`. Raises :class:`GnomingError` (``bad-setup``)
-    when the player count is outside the ruleset's bounds or the seat does not exist.
+    recorded :class:`Deal` to :func:`apply`. Raises
+    :class:`~gnoming_rules.core.errors.UsageError` (``bad-setup``) when the player count is
+    outside the ruleset's bounds or the seat does not exist.
     """
     rules = ruleset.compiled
     if type(players) is not int or not rules.min_players <= players <= rules.max_players:
-        raise GnomingError(
+        raise UsageError(
             "bad-setup",
             f"players: {players!r} is outside this ruleset's {rules.min_players} to "
             f"{rules.max_players}",
         )
     if type(first_player) is not int or not 0 <= first_player < players:
-        raise GnomingError(
+        raise UsageError(
             "bad-setup", f"first_player: {first_player!r} is not a seat (0 to {players - 1})"
         )
-    return initial_state(players, first_player)
+    return initial_state(players, first_player, rules.piles)
 
 
 def apply(ruleset: Ruleset, state: State, move: Move) -> State:
@@ -79,9 +80,10 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
 
     Pure: ``state`` and ``move`` are left as they were, whatever happens. ``state`` must
     come from this ruleset (:func:`new_game` and ``apply`` with it): a state with other
-    seat bounds or another layout size raises :class:`GnomingError` (``state-mismatch``).
+    seat bounds or another layout size raises
+    :class:`~gnoming_rules.core.errors.UsageError` (``state-mismatch``).
     """
-    handler = _HANDLERS.get(type(move))
+    handler = HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
     rules = ruleset.compiled
@@ -90,26 +92,33 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     return handler(rules, state, move)
 
 
-def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
+def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]:
     """Every player move :func:`apply` accepts in ``state`` (empty while a chance event is due).
 
     The moves are shared immutable values, in a fixed order: reveals, flips, places and
-    bounces by slot ascending, then discards (pile 0, pile 1, or none for a hazard); draws
-    from the draw pile, then discard pile 0, then 1.
+    bounces by slot ascending, then discards (pile 0, 1, ..., or none for a hazard); draws
+    from the draw pile, then discard pile 0, 1, ... Given an observation, the same moves
+    as on the full state; ``hidden-card`` (a :class:`UsageError`) when they depend on a
+    card that observation hides (another seat's drawn card).
     """
+    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+        state = state.decision_state()
     rules = ruleset.compiled
     if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
         _refuse_foreign_state(rules, state)
     phase = state.phase
     if phase is _DRAW:
-        piles = state.discard_piles
-        sources = (4 if state.draw_pile else 0) | (2 if piles[0] else 0) | (1 if piles[1] else 0)
+        sources = _filled_piles(state.discard_piles)
+        if state.draw_pile:
+            sources |= 1 << rules.piles
         return rules.draw_options[state.turn][sources]
     if phase is _PLACE:
         seat = state.turn
         held = state.held
         must_play = state.taken_from_discard and rules.taken_must_be_played
-        variant = 4 if must_play else _discard_variant(held, state.discard_piles)
+        variant = (
+            1 << rules.piles if must_play else _discard_variant(rules, held, state.discard_piles)
+        )
         if held == MULLIGAN:
             limited = _mulligan_slots(rules, state, seat)
             if limited is not None:
@@ -118,7 +127,7 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
         return rules.place_options[seat][variant]
     if phase is _BOUNCE:
         seat = state.turn
-        variant = _discard_variant(state.held, state.discard_piles)
+        variant = _discard_variant(rules, state.held, state.discard_piles)
         discards = rules.discard_options[seat][variant]
         if _bounce_block(rules, state) is not None:
             return discards
@@ -143,8 +152,14 @@ def legal_moves(ruleset: Ruleset, state: State) -> tuple[PlayerMove, ...]:
     return ()
 
 
-def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
-    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``."""
+def explain(ruleset: Ruleset, state: State | View, move: Move) -> IllegalMove | None:
+    """The :class:`IllegalMove` that :func:`apply` would raise for ``move``, or ``None``.
+
+    Given an observation, the answer :func:`apply` gives on the full state (or
+    ``hidden-card``, as for :func:`legal_moves`).
+    """
+    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+        state = state.decision_state()
     try:
         apply(ruleset, state, move)
     except IllegalMove as refusal:
@@ -152,8 +167,9 @@ def explain(ruleset: Ruleset, state: State, move: Move) -> IllegalMove | None:
     return None
 
 
-def is_legal(ruleset: Ruleset, state: State, move: Move) -> bool:
-    """True when :func:`apply` accepts ``move`` in ``state``."""
+def is_legal(ruleset: Ruleset, state: State | View, move: Move) -> bool:
+    """True when :func:`apply` accepts ``move`` in ``state`` (or in the full state that an
+    observation shows, as for :func:`explain`)."""
     return explain(ruleset, state, move) is None
 
 
@@ -168,7 +184,7 @@ def sample_chance(ruleset: Ruleset, state: State, rng: random.Random) -> ChanceE
         rng.shuffle(cards)
         return Deal(tuple(cards))
     if state.phase is _RESHUFFLE:
-        below = [*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]]
+        below = below_tops(state.discard_piles)
         rng.shuffle(below)
         return Reshuffle(tuple(below))
     raise ValueError(f"no chance event is due in phase {state.phase.name}")
@@ -207,7 +223,7 @@ def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
         problem = (
             f"it has {players} seats, this ruleset seats {rules.min_players} to {rules.max_players}"
         )
-    raise GnomingError("state-mismatch", f"the state does not belong to this ruleset: {problem}")
+    raise UsageError("state-mismatch", f"the state does not belong to this ruleset: {problem}")
 
 
 def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] | None:
@@ -220,13 +236,32 @@ def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] 
     return up_mulligans if len(up_mulligans) >= rules.max_mulligans else None
 
 
-def _discard_variant(held: Face | None, piles: tuple[tuple[Face, ...], ...]) -> int:
-    """Which discards are open (RULES 4.4): 0 both piles, 1 pile 0, 2 pile 1, 3 a hazard's."""
+def _filled_piles(piles: tuple[tuple[Face, ...], ...]) -> int:
+    """The bit mask of the discard piles that hold cards (bit ``k``: pile ``k``)."""
+    mask = 0
+    bit = 1
+    for pile in piles:
+        if pile:
+            mask |= bit
+        bit <<= 1
+    return mask
+
+
+def _discard_variant(
+    rules: CompiledRules, held: Face | None, piles: tuple[tuple[Face, ...], ...]
+) -> int:
+    """The piles a discard may go on, as a bit mask (RULES 4.4: any empty one if a pile is
+    empty, else any); 0 for a hazard, which goes on none."""
     if held == HAZARD:
-        return 3
-    if piles[0]:
-        return 0 if piles[1] else 2
-    return 1 if piles[1] else 0
+        return 0
+    every = (1 << rules.piles) - 1
+    return every & ~_filled_piles(piles) or every
+
+
+def _piles_text(rules: CompiledRules) -> str:
+    """``0 or 1``; ``0``; ``0 to 3``: the piles that exist."""
+    last = rules.piles - 1
+    return "0" if not last else "0 or 1" if last == 1 else f"0 to {last}"
 
 
 def _bounce_block(rules: CompiledRules, state: State) -> str | None:
@@ -292,7 +327,7 @@ def _check_actor(state: State, move: PlayerMove, *phases: Phase) -> None:
     _check_in_play(state)
     actor = state.actor
     phase = state.phase
-    rule, waiting = _WAITING_FOR[phase]
+    rule, waiting = WAITING_FOR[phase]
     if type(move.player) is not int or move.player != actor:
         raise IllegalMove(
             "not-your-turn",
@@ -379,19 +414,21 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
             )
         rest = deck[1:]
         phase = _PLACE
-        if not rest and rules.reshuffle and (len(piles[0]) > 1 or len(piles[1]) > 1):
+        if not rest and rules.reshuffle and any(len(below) > 1 for below in piles):
             phase = _RESHUFFLE
         return _new(
             State,
             (first, rnd, phase, turn, cards, face_up, rest, piles, removed, deck[0], False,
              0, False, owed, out, scores),
         )  # fmt: skip
-    if type(pile) is not int or pile not in (0, 1):
-        raise IllegalMove("bad-record", "4.1", f"pile {quoted(pile)} does not exist (0 or 1)")
+    if type(pile) is not int or not 0 <= pile < rules.piles:
+        raise IllegalMove(
+            "bad-pile", "4.1", f"pile {quoted(pile)} does not exist ({_piles_text(rules)})"
+        )
     source = piles[pile]
     if not source:
         raise IllegalMove("empty-pile", "4.1", f"discard pile {pile} is empty")
-    piles = (source[:-1], piles[1]) if pile == 0 else (piles[0], source[:-1])
+    piles = (*piles[:pile], source[:-1], *piles[pile + 1 :])
     return _new(
         State,
         (first, rnd, _PLACE, turn, cards, face_up, deck, piles, removed, source[-1], True,
@@ -479,7 +516,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     if held == HAZARD:
         if pile is not None:
             raise IllegalMove(
-                "bad-record", "6.1", "a hazard leaves the game: its discard names no pile"
+                "bad-pile", "6.1", "a hazard leaves the game: its discard names no pile"
             )
         removed = (*state.removed, HAZARD)
         owed = _flips_owed(rules, state, state.turn)
@@ -489,17 +526,21 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             )
         return _finish_turn(rules, state, state.face_up, piles, removed)
     if pile is None:
-        raise IllegalMove("bad-record", "4.4", f"the discard of {a_card(held)} must name a pile")
-    if type(pile) is not int or pile not in (0, 1):
-        raise IllegalMove("bad-record", "4.4", f"pile {quoted(pile)} does not exist (0 or 1)")
-    if piles[pile] and not (piles[0] and piles[1]):
+        raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
+    if type(pile) is not int or not 0 <= pile < rules.piles:
         raise IllegalMove(
-            "must-use-empty-pile",
-            "4.4",
-            f"discard pile {1 - pile} is empty: the discard must start it again",
+            "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({_piles_text(rules)})"
         )
+    if piles[pile] and not all(piles):
+        empty = [index for index, other in enumerate(piles) if not other]
+        which = (
+            f"discard pile {empty[0]} is empty: the discard must start it again"
+            if len(empty) == 1
+            else f"discard piles {_listed(empty)} are empty: the discard must start one again"
+        )
+        raise IllegalMove("must-use-empty-pile", "4.4", which)
     assert held is not None
-    piles = ((*piles[0], held), piles[1]) if pile == 0 else (piles[0], (*piles[1], held))
+    piles = (*piles[:pile], (*piles[pile], held), *piles[pile + 1 :])
     return _finish_turn(rules, state, state.face_up, piles, state.removed)
 
 
@@ -542,7 +583,7 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
     position = players * size
     starts: list[tuple[Face, ...]] = []
     removed: list[Face] = []
-    while len(starts) < 2:
+    while len(starts) < rules.piles:
         card = cards[position]
         position += 1
         if card == HAZARD:
@@ -579,8 +620,8 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
             "8.7",
             "no reshuffle is due: one comes only right after a draw that empties the draw pile",
         )
-    first, second = state.discard_piles
-    below = Counter([*first[:-1], *second[:-1]])
+    piles = state.discard_piles
+    below = Counter(below_tops(piles))
     _check_same_cards(
         move.cards,
         below,
@@ -590,7 +631,7 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         whose="the discard piles' cards below their tops",
     )
     return state._replace(
-        phase=_PLACE, draw_pile=tuple(move.cards), discard_piles=(first[-1:], second[-1:])
+        phase=_PLACE, draw_pile=tuple(move.cards), discard_piles=tuple(p[-1:] for p in piles)
     )
 
 
@@ -598,7 +639,7 @@ def _check_same_cards(
     cards: Sequence[object],
     expected: Counter[Face],
     *,
-    code: str,
+    code: ErrorCode,
     rule: str,
     what: str,
     whose: str,
@@ -624,6 +665,12 @@ def _check_same_cards(
     if extra:
         parts.append("not expected " + _count_text(extra))
     raise IllegalMove(code, rule, "; ".join(parts))
+
+
+def _listed(items: Sequence[object]) -> str:
+    """``0, 1 and 3``."""
+    words = [str(item) for item in items]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _count_text(counts: Counter[Face], most: int = 12) -> str:
@@ -681,8 +728,8 @@ def _nothing_to_draw(
     rules: CompiledRules, deck: tuple[Face, ...], piles: tuple[tuple[Face, ...], ...]
 ) -> bool:
     """A turn may not begin (RULES 8.7): the draw pile is empty and, under ``reshuffle``,
-    both discard piles are too; under ``end_round`` an empty draw pile is enough."""
-    return not deck and (not rules.reshuffle or not (piles[0] or piles[1]))
+    every discard pile is too; under ``end_round`` an empty draw pile is enough."""
+    return not deck and (not rules.reshuffle or not any(piles))
 
 
 def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
@@ -694,15 +741,7 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
 
 def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> State:
     """Turn every card up, score the round (8.2-8.6) and wait for the next deal or stop."""
-    base = [layout_score(rules, layout) for layout in state.cards]
-    final = list(base)
-    if went_out is not None:
-        others = [score for seat, score in enumerate(base) if seat != went_out]
-        mine = base[went_out]
-        lowest = not others or (
-            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
-        )
-        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
     return state._replace(
         round=following,
@@ -715,11 +754,28 @@ def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> Stat
         chain=False,
         flips_owed=(),
         went_out=went_out,
-        scores=(*state.scores, tuple(final)),
+        scores=(*state.scores, final),
     )
 
 
-_HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
+def round_scores(
+    rules: CompiledRules, layouts: Sequence[Sequence[Face]], went_out: int | None
+) -> tuple[int, ...]:
+    """Each seat's score for a round that ended with ``layouts`` (every card, RULES
+    8.2-8.5), the going-out bonus or penalty of 8.6 included for seat ``went_out``."""
+    base = [layout_score(rules, layout) for layout in layouts]
+    final = list(base)
+    if went_out is not None:
+        others = [score for seat, score in enumerate(base) if seat != went_out]
+        mine = base[went_out]
+        lowest = not others or (
+            mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
+        )
+        final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
+    return tuple(final)
+
+
+HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
     Reveal: _reveal,  # type: ignore[dict-item]
     Draw: _draw,  # type: ignore[dict-item]
     Place: _place,  # type: ignore[dict-item]
@@ -729,6 +785,9 @@ _HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
     Deal: _deal,  # type: ignore[dict-item]
     Reshuffle: _reshuffle,  # type: ignore[dict-item]
 }
+"""What :func:`apply` runs for each move type, on the ruleset's compiled view, once it has
+checked that the move is a move and the state is this ruleset's. The validator steps its
+moves through this table too (its moves and states are of the record's ruleset)."""
 
 
 __all__ = [

@@ -1,76 +1,122 @@
-"""One exception family for everything gnoming-rules refuses.
+"""Every error gnoming-rules raises on purpose, by kind, and every code it uses, listed once.
 
-Every error carries a stable ``code`` (the codes of RECORD.md, plus a few for library
-use such as ``bad-ruleset``) and a one-line ``message`` that says what was wrong and, where
-it helps, what was allowed. ``str(error)`` is ``"code: message"``. Catch
-:class:`GnomingError` to handle them all, or a subclass for one kind.
+The tree (modelled on httpx's ``_exceptions.py``)::
 
-The library's own codes, beside RECORD.md's (:data:`ERROR_CODES`): ``unknown-ruleset``
-and ``bad-ruleset`` (:class:`RulesetError`), ``bad-layout`` (:class:`LayoutError`, the
-scorer), ``bad-state`` (:class:`StateError`, restoring a saved state), ``bad-setup``
-(``new_game``: a player count or seat that does not fit), ``state-mismatch`` (``apply``
-or ``legal_moves`` given a state another ruleset made), ``bad-seat`` (``observe``: no
-such seat), ``no-player-to-move`` (``State.to_move`` while chance decides or after the
-game) and ``bot-stuck`` (``play_game``: the game did not end).
+    GnomingError                  any refusal; catch it to handle them all
+    +-- RecordError               input that is not a playable record (exit status 2)
+    +-- StateError                a saved state that cannot be restored (bad-state)
+    +-- UnreadableYamlError       text that is not YAML the guarded reader reads (bad-yaml)
+    |   +-- DuplicateKeyError     ... because a mapping repeats a key
+    +-- RulesetError              a ruleset that cannot be found or played
+    +-- IllegalMove               a move the rules refuse in this state (carries ``rule``)
+    +-- UsageError                the API called with something it cannot work with
+        +-- LayoutError           the scorer given something that is not a layout
+
+Every error carries a stable ``code`` and a one-line ``message`` that says what was wrong
+and, where it helps, what was allowed; ``str(error)`` is ``"code: message"``. The codes
+are typed: :data:`VerdictCode` lists those of a record's verdict (RECORD.md), grouped
+into :data:`InputCode` (exit status 2), :data:`RuleCode` (the engine's refusals) and
+:data:`ClaimCode` (a false claim of the record); :data:`LibraryCode` lists the library's
+own. :data:`ERROR_CODES` and :data:`LIBRARY_CODES` are the same lists as tuples, which the
+docs and the tests read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Final
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final, Literal, NamedTuple, TypeAlias, get_args
+
+InputCode: TypeAlias = Literal["bad-record", "bad-deal", "unknown-ruleset", "ruleset-mismatch"]
+"""A record that is not a playable record: its structure, its ruleset, its deals."""
+RuleCode: TypeAlias = Literal[
+    "not-your-turn",
+    "wrong-phase",
+    "bad-slot",
+    "slot-face-up",
+    "empty-pile",
+    "must-use-empty-pile",
+    "must-play-taken-card",
+    "cannot-bounce",
+    "slot-already-filled",
+    "mulligan-limit",
+    "no-flip-owed",
+    "bad-reshuffle",
+    "moves-after-end",
+]
+"""A move the rules refuse (an :class:`IllegalMove`; the engine also refuses a deal that is
+not the deck with ``bad-deal``)."""
+ClaimCode: TypeAlias = Literal["card-mismatch", "score-mismatch", "result-mismatch"]
+"""A claim of the record that the replay contradicts."""
+VerdictCode: TypeAlias = Literal[InputCode, RuleCode, ClaimCode]
+"""Every code a record's verdict can carry (RECORD.md, Stable error codes)."""
+LibraryCode: TypeAlias = Literal[
+    "bad-ruleset",
+    "bad-state",
+    "bad-yaml",
+    "bad-pile",
+    "bad-layout",
+    "bad-setup",
+    "state-mismatch",
+    "bad-seat",
+    "bad-observation",
+    "hidden-card",
+    "no-player-to-move",
+    "bot-stuck",
+    "bad-action",
+    "bad-output",
+    "missing-extra",
+    "dask-unavailable",
+    "worker-crashed",
+]
+"""The library's own codes: ``bad-ruleset`` (:class:`RulesetError`), ``bad-state``
+(:class:`StateError`), ``bad-yaml`` (:class:`UnreadableYamlError`), ``bad-pile`` (an
+:class:`IllegalMove`: a discard or draw whose pile does not fit, which a record's verdict
+reports as ``bad-record``), and the :class:`UsageError` codes: ``bad-layout``
+(:class:`LayoutError`), ``bad-setup`` (``new_game``: a player count or seat that does not
+fit), ``state-mismatch`` (a state another ruleset made), ``bad-seat`` (``observe``: no
+such seat), ``bad-observation`` (a :class:`StateError`: reading an observation's JSON
+form), ``hidden-card`` (``legal_moves`` and ``explain`` from a view that hides the card
+the decision depends on), ``no-player-to-move`` (``State.to_move`` while chance decides
+or after the game), ``bot-stuck`` (``play_game``: the game did not end), ``bad-action``
+(an adapter's action number that is not in its action space), ``bad-output`` (``gnoming
+stats --out`` given a file kind it does not write), ``missing-extra`` and
+``dask-unavailable`` (an optional extra that is not installed, or a Dask scheduler that
+cannot be reached); ``worker-crashed`` is the verdict code of a record whose validation
+crashed a worker process (:mod:`gnoming_rules.corpus.distributed`)."""
+ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode]
+"""Every code, of any error."""
+
+ERROR_CODES: Final[tuple[VerdictCode, ...]] = get_args(VerdictCode)
+"""The stable codes of a record verdict: input errors, rule refusals, false claims."""
+INPUT_ERROR_CODES: Final[frozenset[InputCode]] = frozenset(get_args(InputCode))
+"""Codes for input that is not a playable record: exit status 2 (RECORD.md)."""
+LIBRARY_CODES: Final[tuple[LibraryCode, ...]] = get_args(LibraryCode)
+"""The library's own codes, beside the verdict's."""
 
 
 class GnomingError(Exception):
     """Base of every error the library raises on purpose."""
 
-    code: str
+    code: ErrorCode
     message: str
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
 
 
-class RulesetError(GnomingError):
-    """A ruleset that cannot be found (``unknown-ruleset``) or cannot be played (``bad-ruleset``).
+class RulesetProblem(NamedTuple):
+    """One thing wrong in a ruleset file: the file that wrote it, the field, what."""
 
-    The message names the file and the field, e.g.
-    ``rulesets/mine.yaml: layout.rows: must be between 2 and 5, got 7``.
-    """
+    file: str
+    path: str
+    """The field, dotted (``layout.rows``); empty for the ruleset as a whole."""
+    message: str
 
-
-class IllegalMove(GnomingError):
-    """A move the rules refuse in this state.
-
-    ``rule`` is the number in RULES.md that the refusal enforces (``"7.2"``), or ``None``
-    where no single rule applies. The state is never changed: ``apply`` is pure.
-    """
-
-    rule: str | None
-
-    def __init__(self, code: str, rule: str | None, message: str) -> None:
-        super().__init__(code, message)
-        self.rule = rule
-
-
-class LayoutError(GnomingError, ValueError):
-    """A layout given to the scorer that is not one (code ``bad-layout``).
-
-    The wrong number of cards, or a slot that holds no card face (``None``, ``0``, ``"X"``,
-    ``"5"``, ``5.0``, ``True``); the message names the slot and the value, e.g.
-    ``slot 4: None is not a card ...``. It is also a ``ValueError``, which the scorer
-    raised before it had a code of its own.
-    """
-
-
-class StateError(GnomingError):
-    """A saved state that cannot be restored (code ``bad-state``).
-
-    Raised by :func:`~gnoming_rules.formats.snapshot.state_from_dict`; the message starts with the
-    field at fault, e.g. ``cards[1][4]: not a card: ...`` or ``phase: must be one of ...``.
-    """
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path + ': ' if self.path else ''}{self.message}"
 
 
 class RecordError(GnomingError):
@@ -83,11 +129,97 @@ class RecordError(GnomingError):
     move: int | None
 
     def __init__(
-        self, code: str, message: str, round: int | None = None, move: int | None = None
+        self, code: ErrorCode, message: str, round: int | None = None, move: int | None = None
     ) -> None:
         super().__init__(code, message)
         self.round = round
         self.move = move
+
+
+class StateError(GnomingError):
+    """A saved state that cannot be restored (code ``bad-state``).
+
+    Raised by :func:`~gnoming_rules.formats.snapshot.state_from_dict`; the message starts with
+    the field at fault, e.g. ``cards[1][4]: not a card: ...`` or ``phase: must be one of ...``.
+    """
+
+
+class UnreadableYamlError(GnomingError, ValueError):
+    """Input that is not YAML the guarded reader (:mod:`~gnoming_rules.formats.safe_yaml`)
+    reads (code ``bad-yaml``); the message says what and where (``not valid YAML: ... at
+    line 3, column 7``). Readers of records and rulesets report it under their own code."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad-yaml", message)
+
+
+class DuplicateKeyError(UnreadableYamlError):
+    """A key given more than once in one mapping: ``location`` is the mapping's (keys and
+    indexes from the top), ``key`` the key as text."""
+
+    def __init__(self, location: tuple[str | int, ...], key: str) -> None:
+        path = ".".join(one_line(str(part)) for part in location)
+        super().__init__(f"{path + ': ' if path else ''}key {quoted_key(key)} given more than once")
+        self.location = location
+        self.key = key
+
+
+class RulesetError(GnomingError):
+    """A ruleset that cannot be found (``unknown-ruleset``) or cannot be played (``bad-ruleset``).
+
+    The message names the file and the field, e.g.
+    ``rulesets/mine.yaml: layout.rows: must be between 2 and 5, got 7``. When a file has
+    several faults, ``problems`` lists every one (the message gives the first and names
+    the fields of the others); ``problems`` is empty for an error that is not one field's.
+    """
+
+    problems: tuple[RulesetProblem, ...]
+
+    def __init__(
+        self, code: ErrorCode, message: str, problems: Sequence[RulesetProblem] = ()
+    ) -> None:
+        super().__init__(code, message)
+        self.problems = tuple(problems)
+
+    @classmethod
+    def of(cls, problems: Sequence[RulesetProblem]) -> RulesetError:
+        """A ``bad-ruleset`` error for one or more problems (at least one)."""
+        first, *others = problems
+        message = str(first)
+        if others:
+            fields = ", ".join(problem.path or "(top)" for problem in others)
+            message += f" (and {len(others)} more: {fields})"
+        return cls("bad-ruleset", message, problems)
+
+
+class IllegalMove(GnomingError):
+    """A move the rules refuse in this state.
+
+    ``rule`` is the number in RULES.md that the refusal enforces (``"7.2"``), or ``None``
+    where no single rule applies. The state is never changed: ``apply`` is pure.
+    """
+
+    rule: str | None
+
+    def __init__(self, code: ErrorCode, rule: str | None, message: str) -> None:
+        super().__init__(code, message)
+        self.rule = rule
+
+
+class UsageError(GnomingError, ValueError):
+    """The API was called with something it cannot work with: a player count outside the
+    ruleset's (``bad-setup``), a state another ruleset made (``state-mismatch``), a seat
+    that does not exist (``bad-seat``), ``State.to_move`` with no seat to move
+    (``no-player-to-move``), bots that never finish a game (``bot-stuck``)."""
+
+
+class LayoutError(UsageError):
+    """A layout given to the scorer that is not one (code ``bad-layout``).
+
+    The wrong number of cards, or a slot that holds no card face (``None``, ``0``, ``"X"``,
+    ``"5"``, ``5.0``, ``True``); the message names the slot and the value, e.g.
+    ``slot 4: None is not a card ...``. It is also a ``ValueError``.
+    """
 
 
 MAX_NAME = 120
@@ -107,6 +239,18 @@ def one_line(text: str, limit: int = MAX_NAME) -> str:
     file) never breaks a message into lines, nor fills a screen."""
     text = text if len(text) <= limit else text[: limit - 3] + "..."
     return text if text.isprintable() else json.dumps(text)
+
+
+_LINE_BREAKS: Final = {code: f"\\u{code:04x}" for code in (0x85, 0x2028, 0x2029)}
+"""Characters JSON allows raw in a string that ``str.splitlines()`` breaks lines at (the
+others, controls below U+0020, JSON escapes itself)."""
+
+
+def json_line(data: object) -> str:
+    """``data`` as one line of JSON, whatever text it holds: non-ASCII text stays as it is,
+    except U+0085, U+2028 and U+2029, which JSON allows raw but which many readers (Python's
+    ``str.splitlines()``, JSON Lines readers) take for line breaks: they are escaped."""
+    return json.dumps(data, ensure_ascii=False).translate(_LINE_BREAKS)
 
 
 def quoted(value: object, limit: int = MAX_QUOTED, *, python: bool = False) -> str:
@@ -159,6 +303,11 @@ def _render(value: object, parts: list[str], room: int, python: bool) -> int:
     return room - len(text)
 
 
+def quoted_key(key: str) -> str:
+    """A mapping key as a message names it: ``"slot"``."""
+    return one_line(key) if key.startswith('"') else f'"{one_line(key)}"'
+
+
 def integer_text(value: int) -> str:
     """An integer in digits, or, past 60 digits, its size: ``str()`` of a huge integer is
     slow, and refused outright past 4,300 digits."""
@@ -182,37 +331,23 @@ def _escape(char: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
-ERROR_CODES: tuple[str, ...] = (
-    "bad-record",
-    "bad-deal",
-    "unknown-ruleset",
-    "ruleset-mismatch",
-    "not-your-turn",
-    "wrong-phase",
-    "bad-slot",
-    "slot-face-up",
-    "empty-pile",
-    "must-use-empty-pile",
-    "must-play-taken-card",
-    "cannot-bounce",
-    "slot-already-filled",
-    "mulligan-limit",
-    "no-flip-owed",
-    "bad-reshuffle",
-    "card-mismatch",
-    "score-mismatch",
-    "result-mismatch",
-    "moves-after-end",
-)
-"""The stable error codes of a record verdict (RECORD.md), in the order the spec lists them."""
-
-
 __all__ = [
     "ERROR_CODES",
+    "INPUT_ERROR_CODES",
+    "LIBRARY_CODES",
+    "ClaimCode",
+    "DuplicateKeyError",
+    "ErrorCode",
     "GnomingError",
     "IllegalMove",
+    "InputCode",
     "LayoutError",
+    "LibraryCode",
     "RecordError",
+    "RuleCode",
     "RulesetError",
     "StateError",
+    "UnreadableYamlError",
+    "UsageError",
+    "VerdictCode",
 ]

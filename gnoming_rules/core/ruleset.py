@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -31,12 +32,20 @@ from pydantic import (
     model_validator,
 )
 
-from ..formats.safe_yaml import UnreadableYamlError, load_yaml
+from ..formats.safe_yaml import load_yaml
 from .bundled import bundled_path
-from .errors import INT64_MAX, INT64_MIN, MAX_NAME, RulesetError, one_line, quoted
-
-if TYPE_CHECKING:
-    from .compiled import CompiledRules
+from .cards import HAZARD, MULLIGAN, Face, sorted_faces
+from .compiled import CompiledRules, grid_lines, move_tables
+from .errors import (
+    INT64_MAX,
+    INT64_MIN,
+    MAX_NAME,
+    RulesetError,
+    RulesetProblem,
+    UnreadableYamlError,
+    one_line,
+    quoted,
+)
 
 RulesetSource = str | Path | Mapping[str, Any]
 RulesetFiles = Literal["any", "none"] | Path
@@ -272,10 +281,56 @@ class Ruleset(_Model):
 
     @cached_property
     def compiled(self) -> CompiledRules:
-        """Derived tables for the engine's hot path (lines, masks, cached moves)."""
-        from .compiled import CompiledRules
+        """The view of these rules that the game reads (engine, scoring, bots, drawings):
+        flat toggles and derived tables, built once."""
+        return _compile(self)
 
-        return CompiledRules.build(self)
+
+def _compile(ruleset: Ruleset) -> CompiledRules:
+    """Derive every table of :class:`CompiledRules` from ``ruleset``."""
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    slots = rows * cols
+    deck: list[Face] = []
+    for face, copies in ruleset.deck.numbers.items():
+        deck += [face] * copies
+    deck += [HAZARD] * ruleset.deck.hazards
+    deck += [MULLIGAN] * ruleset.deck.mulligans
+    piles = 2
+    tables = move_tables(ruleset.players.max, slots, piles)
+    seats = range(ruleset.players.min, ruleset.players.max + 1)
+    return CompiledRules(
+        rows=rows,
+        cols=cols,
+        slots=slots,
+        full_mask=(1 << slots) - 1,
+        lines=grid_lines(rows, cols),
+        deck=tuple(sorted_faces(deck)),
+        deck_counts=Counter(deck),
+        min_players=ruleset.players.min,
+        max_players=ruleset.players.max,
+        state_shapes=frozenset((players, size) for players in seats for size in (0, slots)),
+        rounds=ruleset.rounds,
+        rotate_first_player=ruleset.first_player == "rotate",
+        face_up_at_start=ruleset.layout.face_up_at_start,
+        piles=piles,
+        taken_must_be_played=ruleset.discard.taken_must_be_played,
+        bounce=ruleset.bounce,
+        hazard_flips=ruleset.hazard.flips,
+        spare_last_card=ruleset.hazard.spare_last_card,
+        hazard_penalty=ruleset.hazard.penalty,
+        max_mulligans=ruleset.mulligan.max_face_up,
+        unmatched_mulligan=ruleset.mulligan.unmatched_value,
+        going_out_bonus=ruleset.going_out.bonus,
+        going_out_penalty=ruleset.going_out.penalty,
+        ties_count_as_lowest=ruleset.going_out.ties_count_as_lowest,
+        reshuffle=ruleset.empty_draw_pile == "reshuffle",
+        slot_moves=tables[0],
+        draw_moves=tables[1],
+        discard_moves=tables[2],
+        draw_options=tables[3],
+        discard_options=tables[4],
+        place_options=tables[5],
+    )
 
 
 def _dumped(value: object) -> object:
@@ -330,18 +385,38 @@ def load_ruleset(
     (or not allowed), ``bad-ruleset`` when it cannot be read or played; the message names
     the field.
     """
+    data, label = _resolved(source, base_dir, files, checked=True)
+    return _validate(data, label)
+
+
+def ruleset_data(
+    source: RulesetSource, *, base_dir: Path | None = None, files: RulesetFiles = "any"
+) -> dict[str, Any]:
+    """The fields of a ruleset with its ``extends`` applied, as written and not checked:
+    what :func:`load_ruleset` would check. For tools that show a ruleset that cannot be
+    played (``gnoming ruleset diff``); misspelt fields are kept, under their spelling.
+
+    Raises :class:`RulesetError` only for a ruleset that cannot be found or read.
+    """
+    return _resolved(source, base_dir, files, checked=False)[0]
+
+
+def _resolved(
+    source: RulesetSource, base_dir: Path | None, files: RulesetFiles, *, checked: bool
+) -> tuple[dict[str, Any], str]:
+    """(merged data, label) of a ruleset; ``checked``: refuse misspelt fields on the way."""
     base = base_dir if base_dir is not None else Path.cwd()
     allowed = files if isinstance(files, str) else _looked_up(files.resolve, str(files))
     if isinstance(source, Mapping):
-        data, label = _resolve_mapping(source, base, "inline ruleset", (), allowed)
+        data, label = _resolve_mapping(source, base, "inline ruleset", (), allowed, checked=checked)
         default_name = _default_name(source, "inline")
     else:
         as_path = isinstance(source, Path)
         data, label, default_name = _resolve_reference(
-            str(source), base, (), allowed, as_path=as_path
+            str(source), base, (), allowed, checked=checked, as_path=as_path
         )
     data.setdefault("name", default_name)
-    return _validate(data, label)
+    return data, label
 
 
 def _default_name(mapping: Mapping[str, Any], fallback: str) -> str:
@@ -355,6 +430,7 @@ def _resolve_reference(
     chain: tuple[str, ...],
     files: RulesetFiles,
     *,
+    checked: bool,
     as_path: bool = False,
     referrer: str | None = None,
 ) -> tuple[dict[str, Any], str, str]:
@@ -392,7 +468,7 @@ def _resolve_reference(
         looked = f" (looked for {one_line(str(path))})" if via else ""
         raise RulesetError("unknown-ruleset", f"{via}{label}: no such ruleset file{looked}")
     raw = _read_document(path, label)
-    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key), files)
+    data, _ = _resolve_mapping(raw, path.parent, label, (*chain, key), files, checked=checked)
     return data, label, name
 
 
@@ -417,7 +493,7 @@ def _read_document(path: Path, label: str) -> Mapping[str, Any]:
     try:
         document = load_yaml(raw.removeprefix(b"\xef\xbb\xbf"))
     except UnreadableYamlError as problem:
-        raise RulesetError("bad-ruleset", f"{label}: {problem}") from None
+        raise RulesetError("bad-ruleset", f"{label}: {problem.message}") from None
     if not isinstance(document, Mapping):
         raise RulesetError("bad-ruleset", f"{label}: a ruleset must be a mapping of fields")
     return document
@@ -429,35 +505,43 @@ def _resolve_mapping(
     label: str,
     chain: tuple[str, ...],
     files: RulesetFiles,
+    *,
+    checked: bool,
 ) -> tuple[dict[str, Any], str]:
     data = _with_int_faces(dict(mapping))
     data.pop("$schema", None)  # an editor's hint (JSON rulesets name their schema so)
     parent = data.pop("extends", None)
-    _check_field_names(data, Ruleset, label, "")
+    unknown = _unknown_fields(data, Ruleset, label, "") if checked else []
+    if unknown:
+        raise RulesetError.of(unknown)
     if parent is None:
         return data, label
     if not isinstance(parent, str) or not parent:
         raise RulesetError("bad-ruleset", f"{label}: extends: must name a ruleset or a file")
-    parent_data, _, _ = _resolve_reference(parent, base, chain, files, referrer=label)
+    parent_data, _, _ = _resolve_reference(
+        parent, base, chain, files, checked=checked, referrer=label
+    )
     parent_data.pop("name", None)
     parent_data.pop("description", None)
     return merge_patch(parent_data, data), label
 
 
-def _check_field_names(
+def _unknown_fields(
     data: Mapping[str, Any], model: type[BaseModel], label: str, prefix: str
-) -> None:
-    """Refuse a misspelt field in the file that wrote it, before merging with a parent
+) -> list[RulesetProblem]:
+    """Every misspelt field, found in the file that wrote it, before merging with a parent
     (after the merge, the error would name the child that extends the file)."""
     fields = model.model_fields
+    found: list[RulesetProblem] = []
     for key, value in data.items():
         field = fields.get(key) if isinstance(key, str) else None
         if field is None:
-            name = one_line(str(key))
-            raise RulesetError("bad-ruleset", f"{label}: {prefix}{name}: unknown field")
+            found.append(RulesetProblem(label, f"{prefix}{one_line(str(key))}", "unknown field"))
+            continue
         nested = field.annotation
         if isinstance(value, Mapping) and isinstance(nested, type) and issubclass(nested, _Model):
-            _check_field_names(value, nested, label, f"{prefix}{key}.")
+            found += _unknown_fields(value, nested, label, f"{prefix}{key}.")
+    return found
 
 
 def _with_int_faces(data: dict[str, Any]) -> dict[str, Any]:
@@ -473,23 +557,26 @@ def _validate(data: dict[str, Any], label: str) -> Ruleset:
     try:
         return Ruleset.model_validate(data)
     except ValidationError as error:
-        raise RulesetError("bad-ruleset", f"{label}: {describe_validation_error(error)}") from None
+        raise RulesetError.of(validation_problems(error, label)) from None
 
 
-def describe_validation_error(error: ValidationError) -> str:
-    """The first problem of a pydantic error as ``field.path: what is wrong``, on one line."""
-    first = error.errors(include_url=False)[0]
-    location = ".".join(one_line(str(part)) for part in first["loc"])
-    kind = first["type"]
-    if kind == "extra_forbidden":
-        message = "unknown field"
-    elif kind == "missing":
-        message = "missing field"
-    elif kind == "value_error":
-        message = str(first["ctx"]["error"]) if "ctx" in first else first["msg"]
-        return message if not location else f"{location}: {message}"
-    else:
-        given = quoted(first["input"], python=True)
-        message = f"{first['msg'][:1].lower()}{first['msg'][1:]}, got {given}"
-    extra = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
-    return f"{location or '(top)'}: {message}{extra}"
+def validation_problems(error: ValidationError, label: str) -> list[RulesetProblem]:
+    """Every problem of a pydantic error, each with its field path (``layout.rows``)."""
+    found = []
+    for problem in error.errors(include_url=False):
+        location = ".".join(one_line(str(part)) for part in problem["loc"])
+        kind = problem["type"]
+        if kind == "extra_forbidden":
+            message = "unknown field"
+        elif kind == "missing":
+            message = "missing field"
+        elif kind == "value_error":
+            message = str(problem["ctx"]["error"]) if "ctx" in problem else problem["msg"]
+            path, _, rest = message.partition(": ")
+            if not location and rest and " " not in path:  # "layout.rows: must be ..."
+                location, message = path, rest
+        else:
+            given = quoted(problem["input"], python=True)
+            message = f"{problem['msg'][:1].lower()}{problem['msg'][1:]}, got {given}"
+        found.append(RulesetProblem(label, location, message))
+    return found

@@ -100,7 +100,7 @@ def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
                 note = "wild mulligan " + note
             scores.append(CardScore(slot, card, 0, True, note))
         else:
-            scores.append(CardScore(slot, card, _card_points(rules, card), False, _card_note(card)))
+            scores.append(CardScore(slot, card, card_points(rules, card), False, _card_note(card)))
     wild_slots = tuple(slot for slot in range(len(cards)) if wild >> slot & 1)
     return ScoreBreakdown(total, sets, wild_slots, tuple(scores))
 
@@ -234,7 +234,7 @@ def _score_with(rules: CompiledRules, cards: Sequence[Face], wild: int) -> int:
             covered |= line.mask
     for slot, card in enumerate(cards):
         if not covered >> slot & 1:
-            total += _card_points(rules, card)
+            total += card_points(rules, card)
     return total
 
 
@@ -251,7 +251,9 @@ def _sets(
     return tuple(sets), covered
 
 
-def _card_points(rules: CompiledRules, card: Face) -> int:
+def card_points(rules: CompiledRules, card: Face) -> int:
+    """What ``card`` scores in no set (RULES 8.3-8.5): its value, a hazard's penalty, a
+    mulligan's unmatched value."""
     if type(card) is int:
         return card
     return rules.hazard_penalty if card == HAZARD else rules.unmatched_mulligan

@@ -9,11 +9,13 @@ read off the face-up masks).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from enum import IntEnum
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Final, NamedTuple, Protocol
 
 from .cards import Face
-from .errors import GnomingError
+from .errors import UsageError
 
 
 class Phase(IntEnum):
@@ -39,6 +41,22 @@ class Phase(IntEnum):
 
 CHANCE_PHASES = frozenset({Phase.DEAL, Phase.RESHUFFLE})
 
+WAITING_FOR: Final[Mapping[Phase, tuple[str, str]]] = MappingProxyType(
+    {
+        Phase.DEAL: ("3.1", "the deal"),
+        Phase.REVEAL: ("3.5", "reveal a face-down card (setup)"),
+        Phase.DRAW: ("4.1", "draw"),
+        Phase.PLACE: ("4.2", "play the held card into a slot or discard it"),
+        Phase.BOUNCE: ("4.4", "bounce the held card or discard it"),
+        Phase.FLIP: ("6.1", "flip a face-down card after the hazard"),
+        Phase.RESHUFFLE: ("8.7", "the reshuffle of the discard piles"),
+        Phase.OVER: ("9.1", "nothing: the game is over"),
+    }
+)
+"""What the game waits for in each phase: the rule, and the words (``seat 2 must draw``,
+``waiting for the deal``). The one table; the engine's refusals, the validator and the
+drawings all read it."""
+
 
 class State(NamedTuple):
     """A whole game at one moment, from the referee's side of the table.
@@ -62,7 +80,7 @@ class State(NamedTuple):
     draw_pile: tuple[Face, ...]
     """The draw pile, top first."""
     discard_piles: tuple[tuple[Face, ...], ...]
-    """The two discard piles, each bottom first."""
+    """The discard piles (two unless the ruleset says otherwise, RULES 3.3), each bottom first."""
     removed: tuple[Face, ...]
     """Cards out of the game this round (discarded hazards, hazards skipped at setup)."""
     held: Face | None
@@ -100,13 +118,13 @@ class State(NamedTuple):
         """The seat to move next, for code that expects a player's move: :attr:`actor` as an
         ``int``, so that ``bots[state.to_move]`` type-checks.
 
-        Raises :class:`~gnoming_rules.core.errors.GnomingError` (``no-player-to-move``) while a
+        Raises :class:`~gnoming_rules.core.errors.UsageError` (``no-player-to-move``) while a
         chance event is due (check :attr:`is_chance` first) or after the game.
         """
         actor = self.actor
         if actor is None:
             why = "a deal or a reshuffle is due" if self.is_chance else "the game is over"
-            raise GnomingError(
+            raise UsageError(
                 "no-player-to-move", f"no seat moves in phase {self.phase.name.lower()}: {why}"
             )
         return actor
@@ -140,6 +158,13 @@ class State(NamedTuple):
         best = min(zip(totals, last, strict=True))
         return tuple(seat for seat, key in enumerate(zip(totals, last, strict=True)) if key == best)
 
+    @property
+    def waiting(self) -> str:
+        """What the game waits for, in words: ``seat 2 must draw``, ``waiting for the deal``."""
+        what = WAITING_FOR[self.phase][1]
+        actor = self.actor
+        return f"waiting for {what}" if actor is None else f"seat {actor} must {what}"
+
     def face_down_count(self, seat: int) -> int:
         """How many of ``seat``'s cards are face down."""
         return len(self.cards[seat]) - self.face_up[seat].bit_count()
@@ -156,8 +181,25 @@ class State(NamedTuple):
         )
 
 
-def initial_state(players: int, first_player: int) -> State:
-    """A game before its first deal: ``players`` empty seats, waiting for round 0's deal."""
+def below_tops(piles: Sequence[Sequence[Face]]) -> list[Face]:
+    """The discard piles' cards except each top card, pile by pile, bottom first: what a
+    reshuffle shuffles into a new draw pile (RULES 8.7)."""
+    return [card for pile in piles for card in pile[:-1]]
+
+
+class View(Protocol):
+    """Something the engine can decide the open moves from without being a state: a seat's
+    observation (``gnoming_rules.play.observation.Observation``) gives the state that
+    stands in for it, the cards it hides replaced by stand-ins."""
+
+    def decision_state(self) -> State:
+        """The state whose legal moves and refusals are the viewed state's."""
+        ...
+
+
+def initial_state(players: int, first_player: int, piles: int = 2) -> State:
+    """A game before its first deal: ``players`` empty seats and ``piles`` empty discard
+    piles, waiting for round 0's deal."""
     return State(
         first_player=first_player,
         round=0,
@@ -166,7 +208,7 @@ def initial_state(players: int, first_player: int) -> State:
         cards=((),) * players,
         face_up=(0,) * players,
         draw_pile=(),
-        discard_piles=((), ()),
+        discard_piles=((),) * piles,
         removed=(),
         held=None,
         taken_from_discard=False,
@@ -182,3 +224,4 @@ __all__ = [
     "Phase",
     "State",
 ]
+# View is documented here but not exported: callers pass an observation, never name it.

@@ -33,8 +33,17 @@ from pydantic_core import CoreSchema, ErrorDetails, core_schema
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ..core.cards import Face
-from ..core.errors import INT64_MAX, INT64_MIN, RecordError, one_line, quoted
-from .safe_yaml import DuplicateKeyError, UnreadableYamlError, load_yaml, quoted_key
+from ..core.errors import (
+    INT64_MAX,
+    INT64_MIN,
+    DuplicateKeyError,
+    RecordError,
+    UnreadableYamlError,
+    one_line,
+    quoted,
+    quoted_key,
+)
+from .safe_yaml import load_yaml
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -236,7 +245,9 @@ class Record(_Model):
         Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="SHA-256 of the rules.")] | None
     ) = Field(default=None, description="SHA-256 (hex) of the resolved ruleset's canonical JSON.")
     players: list[str] = Field(min_length=1, description="Seat order; names are labels only.")
-    first_player: Seat = Field(description="The seat that starts round 1 (the youngest).")
+    first_player: Seat = Field(
+        description="The seat that starts round 0, the first (the youngest)."
+    )
     rounds: list[Round]
     result: Result | None = None
 
@@ -408,7 +419,7 @@ def _load_yaml(raw: bytes) -> object:
     except DuplicateKeyError as duplicate:
         raise _duplicate_key(duplicate.location, duplicate.key) from None
     except UnreadableYamlError as problem:
-        raise RecordError("bad-record", str(problem)) from None
+        raise RecordError("bad-record", problem.message) from None
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:

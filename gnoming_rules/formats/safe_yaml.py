@@ -13,7 +13,10 @@ PyYAML's safe loader, on libyaml's C parser when PyYAML has it (many times faste
   the mapping's path and the key), where PyYAML would keep the last value silently;
 - ``<<`` and ``=`` are plain keys, as they are in JSON (YAML 1.1 made them merge and
   value keys, which only make sense with aliases);
-- a value that does not fit its explicit tag (``!!int ""``) is refused.
+- a value that does not fit its explicit tag (``!!int ""``) is refused;
+- plain scalars are typed by YAML 1.2's core schema (:data:`_CORE_SCHEMA`), the YAML that
+  editors check against the JSON Schemas: only ``true``/``false`` are booleans
+  (``no`` is a string), ``012`` is twelve, and dates, ``1_000`` or ``1:30`` are strings.
 
 Every refusal is a :class:`UnreadableYamlError` whose message is one line and says where.
 """
@@ -28,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from ..core.errors import one_line
+from ..core.errors import DuplicateKeyError, UnreadableYamlError, one_line, quoted_key
 
 FAST = True
 """Read with libyaml when PyYAML has it (tests turn it off to check the pure loader)."""
@@ -38,30 +41,8 @@ MAX_NESTING = 200
 deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
 
 
-class UnreadableYamlError(ValueError):
-    """Input that is not YAML this loader reads; ``str()`` is a one-line message that says
-    what and where (``not valid YAML: ... at line 3, column 7``)."""
-
-
 Location = tuple[str | int, ...]
 """Where a value lies: mapping keys and list indexes from the top, e.g. ``("rounds", 0)``."""
-
-
-class DuplicateKeyError(UnreadableYamlError):
-    """A key given more than once in one mapping: ``location`` is the mapping's, ``key``
-    the key as text. When a document repeats keys in several mappings, the one reported
-    lies nearest the top (then first in the document), as a JSON reader finds it too."""
-
-    def __init__(self, location: Location, key: str) -> None:
-        self.location = location
-        self.key = key
-        path = ".".join(one_line(str(part)) for part in location)
-        super().__init__(f"{path + ': ' if path else ''}key {quoted_key(key)} given more than once")
-
-
-def quoted_key(key: str) -> str:
-    """A key as a message names it: ``"slot"``."""
-    return one_line(key) if key.startswith('"') else f'"{one_line(key)}"'
 
 
 def walk(tree: object) -> Iterator[tuple[Location, Any]]:
@@ -264,10 +245,34 @@ it into a plain scalar where PyYAML refuses it) and a byte order mark past the s
 _MISSING = object()
 _STR = "tag:yaml.org,2002:str"
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_Construction.yaml_implicit_resolvers = {  # type: ignore[attr-defined]
-    first: [(tag, regexp) for tag, regexp in resolvers if not tag.endswith((":merge", ":value"))]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+_CORE_SCHEMA: tuple[tuple[str, str, str], ...] = (
+    ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+    (
+        "float",
+        r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+        "-+.0123456789",
+    ),
+    ("null", r"~|null|Null|NULL|", "~nN"),
+)
+"""YAML 1.2's core schema: which plain scalars are booleans, integers, floats and null
+(tag, pattern, first characters); every other plain scalar is a string. This is the
+YAML that editors check against the JSON Schemas (YAML 1.2), so ``bounce: no`` is the
+string ``"no"`` here as there, not YAML 1.1's false; ``012`` is twelve, not octal ten;
+``1_000``, ``1:30`` and ``2026-12-01`` are strings."""
+
+
+def _core_resolvers() -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
+    resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
+    for name, pattern, firsts in _CORE_SCHEMA:
+        compiled = re.compile(f"^(?:{pattern})$")
+        for first in [*firsts, *([""] if name == "null" else [])]:
+            resolvers.setdefault(first, []).append((f"tag:yaml.org,2002:{name}", compiled))
+    return resolvers
+
+
+_Construction.yaml_implicit_resolvers = _core_resolvers()  # type: ignore[attr-defined]
 
 
 class _PureLoader(_Construction, yaml.SafeLoader):
@@ -325,6 +330,19 @@ def _string(loader: _PureLoader | _FastLoader, node: yaml.ScalarNode) -> str:
     return loader.construct_yaml_str(node)
 
 
+def _integer(loader: _PureLoader | _FastLoader, node: yaml.ScalarNode) -> int:
+    """An integer as YAML 1.2 reads it: decimal (leading zeros allowed), ``0o`` octal or
+    ``0x`` hexadecimal; anything else (``0b1``, ``1_000``, an empty ``!!int``) is refused."""
+    text = str(loader.construct_scalar(node))
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    if not re.fullmatch(r"[-+]?[0-9]+", text):
+        raise TypeError(text)  # reported as a value that does not fit its tag
+    return int(text)
+
+
 def _mapping(loader: _PureLoader | _FastLoader, node: yaml.MappingNode) -> Iterator[dict[Any, Any]]:
     return loader.construct_yaml_map(node)
 
@@ -332,6 +350,7 @@ def _mapping(loader: _PureLoader | _FastLoader, node: yaml.MappingNode) -> Itera
 for _loader in (_PureLoader, _FastLoader):
     _loader.add_constructor("tag:yaml.org,2002:str", _string)
     _loader.add_constructor("tag:yaml.org,2002:map", _mapping)
+    _loader.add_constructor("tag:yaml.org,2002:int", _integer)
 
 if not getattr(yaml, "__with_libyaml__", False):
     _FastLoader = None  # type: ignore[misc, assignment]  # PyYAML built without libyaml

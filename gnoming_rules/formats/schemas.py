@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import typing_extensions
+
 from ..core.ruleset import Ruleset
 from .record import RECORD_ADAPTER
 
@@ -73,11 +75,76 @@ def record_schema() -> dict[str, Any]:
     inline = {"$ref": "ruleset.schema.json"}  # the file beside this one: typos are flagged
     ruleset = schema["properties"]["ruleset"]
     ruleset["anyOf"] = [inline if item == {"type": "object"} else item for item in ruleset["anyOf"]]
+    moves = schema["$defs"]["Round"]["properties"]["moves"]
+    moves["items"] = _keyed_union(moves["items"])
     return {
         "$schema": DIALECT,
         "title": "gnoming-record/1 game record",
         **{key: value for key, value in schema.items() if key != "title"},
     }
+
+
+def _keyed_union(union: dict[str, Any]) -> dict[str, Any]:
+    """A union discriminated by a property, as JSON Schema validators read it.
+
+    pydantic writes ``oneOf`` with OpenAPI's ``discriminator``, which JSON Schema
+    validators ignore: a mistyped ``action`` then fails every branch, a wall of errors
+    ("16 other errors"). Here the property is checked first (one error: not one of the
+    actions), and the entry only against the branch its value picks (``if``/``then``).
+    """
+    key = union["discriminator"]["propertyName"]
+    mapping: dict[str, str] = union["discriminator"]["mapping"]
+    branches = [
+        {
+            "if": {"properties": {key: {"const": value}}, "required": [key]},
+            "then": {"$ref": reference},
+        }
+        for value, reference in mapping.items()
+    ]
+    return {
+        "type": "object",
+        "required": [key],
+        "properties": {key: {"enum": list(mapping)}},
+        "allOf": branches,
+    }
+
+
+def output_schemas() -> dict[str, dict[str, Any]]:
+    """``cli/NAME.schema.json`` -> the schema of one line of ``gnoming NAME --json``, for
+    every command of the command line (``ruleset show`` is ``cli/ruleset-show``)."""
+    from pydantic import TypeAdapter
+
+    from ..cli.app import commands
+
+    found = {}
+    for command in commands():
+        for words, leaf in command.leaves():
+            if leaf.output is None:
+                continue
+            name = "-".join(words.split()[1:])
+            _document_attributes(leaf.output)
+            schema = TypeAdapter(leaf.output).json_schema()
+            about = schema.pop("description", leaf.summary)
+            found[f"cli/{name}.schema.json"] = {
+                "$schema": DIALECT,
+                "title": f"{words} --json",
+                "description": f"One line of `{words} --json`. {about}",
+                **{key: value for key, value in schema.items() if key != "title"},
+            }
+    return found
+
+
+def _document_attributes(kind: Any) -> None:
+    """Let pydantic take the docstrings under a TypedDict's fields (and those of the
+    TypedDicts it holds) for their descriptions in the schema."""
+    from pydantic import ConfigDict
+
+    if typing_extensions.is_typeddict(kind) and "__pydantic_config__" not in vars(kind):
+        kind.__pydantic_config__ = ConfigDict(use_attribute_docstrings=True)
+        for hint in typing_extensions.get_type_hints(kind).values():
+            _document_attributes(hint)
+    for inner in typing_extensions.get_args(kind):
+        _document_attributes(inner)
 
 
 def _patch(schema: dict[str, Any]) -> dict[str, Any]:
@@ -107,16 +174,21 @@ def schema_text(schema: dict[str, Any]) -> str:
 
 
 SCHEMAS = {"ruleset.schema.json": ruleset_schema, "record.schema.json": record_schema}
-"""File name -> the function that builds it."""
+"""File name -> the function that builds it (the command line's are :func:`output_schemas`)."""
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """Every committed schema by its path under ``schemas/``."""
+    return {**{name: build() for name, build in SCHEMAS.items()}, **output_schemas()}
 
 
 def write_schemas(folder: Path) -> list[Path]:
     """Write every schema into ``folder``; returns the paths written."""
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, build in SCHEMAS.items():
+    for name, schema in all_schemas().items():
         path = folder / name
-        path.write_text(schema_text(build()), encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(schema_text(schema), encoding="utf-8")
         written.append(path)
     return written
 

@@ -24,11 +24,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..core.cards import Face, sorted_faces
+from ..core.cards import HIDDEN, Face, sorted_faces
 from ..core.errors import StateError
+from ..core.fields import FieldReader
 from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
 from ..core.state import Phase, State
-from .fields import FieldReader
 
 STATE_FORMAT: Final = "gnoming-state/1"
 """The value of a saved state's ``format`` field."""
@@ -138,15 +138,16 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
 # --- checks ----------------------------------------------------------------------------------
 
 
-def _check_consistent(read: FieldReader, state: State) -> None:
-    """The fields agree with each other as they do in every state the engine reaches."""
+def _check_consistent(read: FieldReader, state: State, cards: str = "cards") -> None:
+    """The fields agree with each other as they do in every state the engine reaches
+    (``cards``: the layouts' field, ``layouts`` in an observation)."""
     phase = state.phase
     name = phase.name.lower()
     finished = len(state.scores)
     if finished != state.round:
         read.fail("scores", f"one row per finished round ({state.round}), got {finished}")
     if not state.cards[0] and (phase is not Phase.DEAL or state.round):
-        read.fail("cards", "the layouts are empty only before round 0's deal")
+        read.fail(cards, "the layouts are empty only before round 0's deal")
     if phase is Phase.OVER and not state.round:
         read.fail("round", "the game is over only after a round")
     waiting = phase in (Phase.DEAL, Phase.OVER)
@@ -173,22 +174,24 @@ def _check_consistent(read: FieldReader, state: State) -> None:
     if state.taken_from_discard and phase is not Phase.PLACE:
         read.fail("taken_from_discard", f"must be false in the {name} phase")
     if phase is Phase.RESHUFFLE and state.draw_pile:
-        read.fail("draw_pile", "a reshuffle is due only when the draw pile is empty")
+        pile = "draw_pile" if cards == "cards" else "draw_pile_size"
+        read.fail(pile, "a reshuffle is due only when the draw pile is empty")
 
 
-def _check_fits(read: FieldReader, state: State, ruleset: Ruleset) -> None:
-    """The state can be one of a game under ``ruleset``."""
+def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = "cards") -> None:
+    """The state can be one of a game under ``ruleset`` (``cards`` as for
+    :func:`_check_consistent`)."""
     rules = ruleset.compiled
     players = state.players
     if not rules.min_players <= players <= rules.max_players:
         read.fail(
-            "cards",
+            cards,
             f"{players} seats, but the ruleset seats {rules.min_players} to {rules.max_players}",
         )
     size = len(state.cards[0])
     if size and size != rules.slots:
         read.fail(
-            "cards[0]", f"has {size} cards; a {rules.rows}x{rules.cols} layout has {rules.slots}"
+            f"{cards}[0]", f"has {size} cards; a {rules.rows}x{rules.cols} layout has {rules.slots}"
         )
     if state.round > rules.rounds or (state.phase is Phase.OVER) != (state.round == rules.rounds):
         read.fail(
@@ -199,11 +202,19 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset) -> None:
     if not size:
         return
     found = Counter(_every_card(state))
-    if found != rules.deck_counts:
+    unseen = found.pop(HIDDEN, 0)  # an observation's stand-ins (play.observation.stand_in)
+    if unseen:
+        extra = sorted_faces((found - rules.deck_counts).elements())
+        if extra:
+            read.fail(cards, f"the deck does not hold the cards shown: {_listed(extra)}")
+        shown, deck = found.total() + unseen, rules.deck_counts.total()
+        if shown != deck:
+            read.fail(cards, f"{shown} cards in play, hidden ones included; the deck has {deck}")
+    elif found != rules.deck_counts:
         missing = sorted_faces((rules.deck_counts - found).elements())
         extra = sorted_faces((found - rules.deck_counts).elements())
         read.fail(
-            "cards",
+            cards,
             f"the cards in play are not the ruleset's deck: missing {_listed(missing)}, "
             f"not in the deck {_listed(extra)}",
         )
@@ -211,7 +222,8 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset) -> None:
 
 def _every_card(state: State) -> list[Face]:
     cards = [card for layout in state.cards for card in layout]
-    cards += [*state.draw_pile, *state.discard_piles[0], *state.discard_piles[1], *state.removed]
+    cards += [*state.draw_pile, *(card for pile in state.discard_piles for card in pile)]
+    cards += state.removed
     if state.held is not None:
         cards.append(state.held)
     return cards

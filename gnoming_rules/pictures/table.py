@@ -108,7 +108,11 @@ def table_view(
         held: Slot | None = None
         if state.held is not None:
             held = (None, False) if seen.held_hidden else (seen.held, True)
-        viewer = f"as {seat_name(seen.seat, names)} sees it"
+        viewer = (
+            "as the table sees it"
+            if seen.seat is None
+            else f"as {seat_name(seen.seat, names)} sees it"
+        )
     else:
         layouts = [
             tuple((card, bool(state.face_up[other] >> slot & 1)) for slot, card in enumerate(row))

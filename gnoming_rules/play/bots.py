@@ -1,10 +1,13 @@
 """Bots that play whole games, and :func:`play_game`, which records what they play.
 
-A bot picks one of :func:`~gnoming_rules.core.engine.legal_moves`, so it can never make an
-illegal move. :class:`RandomBot` picks uniformly. :class:`GreedyBot` keeps a card when
-that lowers its *estimated* score: the score of its layout with every face-down card
-counted at the deck's average value and kept out of sets. Neither looks ahead; they
-exist to produce realistic records, not to play well.
+A bot sees what its seat sees and nothing more: it is handed the seat's
+:class:`~gnoming_rules.play.observation.Observation` (``choose(ruleset, observation)``), never
+the referee's state, so no bot can peek at a face-down card or the draw pile. It picks
+one of ``legal_moves(ruleset, observation)`` (the same moves as on the full state), so it
+can never make an illegal move either. :class:`RandomBot` picks uniformly.
+:class:`GreedyBot` keeps a card when that lowers its *estimated* score: the score of its
+layout with every face-down card counted at the deck's average value and kept out of sets.
+Neither looks ahead; they exist to produce realistic records, not to play well.
 """
 
 from __future__ import annotations
@@ -15,12 +18,13 @@ from typing import Literal, Protocol
 
 from ..core.cards import Face
 from ..core.engine import apply, legal_moves, new_game, sample_chance
-from ..core.errors import GnomingError
+from ..core.errors import UsageError
 from ..core.moves import Bounce, Discard, Draw, Move, Place, PlayerMove
 from ..core.ruleset import Ruleset
-from ..core.scoring import score_visible
+from ..core.scoring import card_points, score_visible
 from ..core.state import Phase, State
 from ..formats.record import Record
+from .observation import Observation, observe, stand_in
 from .recorder import Recorder
 
 BotKind = Literal["random", "greedy"]
@@ -33,10 +37,11 @@ MOVE_LIMIT = 100_000
 
 
 class Bot(Protocol):
-    """Anything that picks a legal move for the seat to act."""
+    """Anything that picks a legal move for the seat to act, from what that seat sees."""
 
-    def choose(self, ruleset: Ruleset, state: State) -> PlayerMove:
-        """One of ``legal_moves(ruleset, state)``."""
+    def choose(self, ruleset: Ruleset, observation: Observation) -> PlayerMove:
+        """One of ``legal_moves(ruleset, observation)``; ``observation`` is the seat to
+        move's own (``observe(state, state.to_move)``)."""
         ...
 
 
@@ -46,9 +51,9 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, ruleset: Ruleset, state: State) -> PlayerMove:
+    def choose(self, ruleset: Ruleset, observation: Observation) -> PlayerMove:
         """A uniformly random legal move."""
-        return self.rng.choice(legal_moves(ruleset, state))
+        return self.rng.choice(legal_moves(ruleset, observation))
 
 
 class GreedyBot:
@@ -72,38 +77,39 @@ class GreedyBot:
         self._turns = 0
         self._unknown = 0.0
 
-    def choose(self, ruleset: Ruleset, state: State) -> PlayerMove:
+    def choose(self, ruleset: Ruleset, observation: Observation) -> PlayerMove:
         """The move that lowers the estimated score most; ties go to the first found."""
-        moves = legal_moves(ruleset, state)
-        phase = state.phase
+        moves = legal_moves(ruleset, observation)
+        phase = observation.phase
         if phase is Phase.DRAW:
-            self._count_turn(ruleset, state)
-            return self._draw(ruleset, state, moves)
+            self._count_turn(ruleset, observation)
+            return self._draw(ruleset, stand_in(observation), moves)
         if phase is Phase.PLACE or phase is Phase.BOUNCE:
-            return self._keep_or_discard(ruleset, state, moves)
+            return self._keep_or_discard(ruleset, observation, moves)
         return self.rng.choice(moves)
 
-    def _count_turn(self, ruleset: Ruleset, state: State) -> None:
-        if state.round != self._round:
-            self._round, self._turns = state.round, 0
+    def _count_turn(self, ruleset: Ruleset, observation: Observation) -> None:
+        if observation.round != self._round:
+            self._round, self._turns = observation.round, 0
         self._turns += 1
-        overdue = max(0, self._turns - 8 * state.players)
+        overdue = max(0, self._turns - 8 * observation.players)
         self._unknown = average_card(ruleset) + self.impatience * overdue
 
-    def _estimate(self, ruleset: Ruleset, cards: Sequence[Face], face_up: int) -> float:
-        return estimate(ruleset, cards, face_up, unknown=self._unknown)
+    def _estimate(self, ruleset: Ruleset, shown: Sequence[Face | None]) -> float:
+        return estimate(ruleset, shown, unknown=self._unknown)
 
-    def _draw(self, ruleset: Ruleset, state: State, moves: Sequence[PlayerMove]) -> PlayerMove:
+    def _draw(self, ruleset: Ruleset, seen: State, moves: Sequence[PlayerMove]) -> PlayerMove:
         """Take a discard pile's top when its best *legal* play gains more than the margin.
 
         What the taken card may do is asked of the engine (the state after the draw and
         its legal moves), so a mulligan at the limit of RULES 7.2, which may only replace
         a face-up mulligan, is worth nothing here; valuing it as if it could go anywhere
         made two bots hand a mulligan back and forth for ever. With no draw pile to fall
-        back on, the best discard draw is taken whatever it gains.
+        back on, the best discard draw is taken whatever it gains. ``seen`` is the
+        observation's :func:`~gnoming_rules.play.observation.stand_in`: a card taken from a
+        discard pile is public, so the engine can say what it may do.
         """
-        seat = state.turn
-        now = self._estimate(ruleset, state.cards[seat], state.face_up[seat])
+        now = self._estimate(ruleset, seen.visible_layout(seen.turn))
         from_deck: PlayerMove | None = None
         best: tuple[float, PlayerMove] | None = None
         for move in moves:
@@ -112,7 +118,7 @@ class GreedyBot:
             if move.pile is None:
                 from_deck = move
                 continue
-            gain = now - self._best_play(ruleset, apply(ruleset, state, move))
+            gain = now - self._best_play(ruleset, apply(ruleset, seen, move))
             if best is None or gain > best[0]:
                 best = (gain, move)
         if from_deck is not None and (best is None or best[0] <= self.take_margin):
@@ -120,37 +126,31 @@ class GreedyBot:
         assert best is not None  # a turn begins only with something to draw (RULES 8.7)
         return best[1]
 
-    def _best_play(self, ruleset: Ruleset, state: State) -> float:
+    def _best_play(self, ruleset: Ruleset, seen: State) -> float:
         """The lowest estimate the held card reaches by one legal play (or a legal discard)."""
-        seat = state.turn
-        layout, up = state.cards[seat], state.face_up[seat]
-        held = state.held
+        layout = seen.visible_layout(seen.turn)
+        held = seen.held
         assert held is not None
         best = float("inf")
-        for move in legal_moves(ruleset, state):
+        for move in legal_moves(ruleset, seen):
             if isinstance(move, Place):
-                slot = move.slot
-                best = min(
-                    best, self._estimate(ruleset, _placed(layout, slot, held), up | 1 << slot)
-                )
+                best = min(best, self._estimate(ruleset, _placed(layout, move.slot, held)))
             elif isinstance(move, Discard):
-                best = min(best, self._estimate(ruleset, layout, up))
+                best = min(best, self._estimate(ruleset, layout))
         return best
 
     def _keep_or_discard(
-        self, ruleset: Ruleset, state: State, moves: Sequence[PlayerMove]
+        self, ruleset: Ruleset, observation: Observation, moves: Sequence[PlayerMove]
     ) -> PlayerMove:
-        seat = state.turn
-        layout, up = state.cards[seat], state.face_up[seat]
-        held = state.held
+        layout = observation.own_layout
+        held = observation.held
         assert held is not None
         discards = [move for move in moves if isinstance(move, Discard)]
-        best_score = self._estimate(ruleset, layout, up) if discards else float("inf")
+        best_score = self._estimate(ruleset, layout) if discards else float("inf")
         best: PlayerMove | None = self.rng.choice(discards) if discards else None
         for move in moves:
             if isinstance(move, Place | Bounce):
-                slot = move.slot
-                score = self._estimate(ruleset, _placed(layout, slot, held), up | 1 << slot)
+                score = self._estimate(ruleset, _placed(layout, move.slot, held))
                 if score < best_score:
                     best_score, best = score, move
         assert best is not None
@@ -158,31 +158,27 @@ class GreedyBot:
 
 
 def estimate(
-    ruleset: Ruleset, cards: Sequence[Face], face_up: int, *, unknown: float | None = None
+    ruleset: Ruleset, shown: Sequence[Face | None], *, unknown: float | None = None
 ) -> float:
-    """The layout's score with each face-down card counted at ``unknown`` (default: the
-    deck's average card).
+    """The score of a layout as a seat shows it (``None`` for a face-down card), with each
+    face-down card counted at ``unknown`` (default: the deck's average card).
 
     The face-up cards score as :func:`~gnoming_rules.core.scoring.score_visible` scores them
     (a line with a face-down card is no set: a set can only form from cards one sees),
     and each face-down card adds ``unknown``.
     """
-    shown = [card if face_up >> slot & 1 else None for slot, card in enumerate(cards)]
-    down = len(cards) - face_up.bit_count()
+    down = sum(1 for card in shown if card is None)
     worth = average_card(ruleset) if unknown is None else unknown
     return score_visible(ruleset, shown) + down * worth
 
 
 def average_card(ruleset: Ruleset) -> float:
     """The average score of one card of the deck, alone in a layout (no sets)."""
-    deck = ruleset.deck
-    total = sum(face * copies for face, copies in deck.numbers.items())
-    total += deck.hazards * ruleset.hazard.penalty
-    total += deck.mulligans * ruleset.mulligan.unmatched_value
-    return total / deck.size
+    rules = ruleset.compiled
+    return sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
 
 
-def _placed(layout: Sequence[Face], slot: int, card: Face) -> tuple[Face, ...]:
+def _placed(layout: Sequence[Face | None], slot: int, card: Face) -> tuple[Face | None, ...]:
     return (*layout[:slot], card, *layout[slot + 1 :])
 
 
@@ -220,18 +216,18 @@ def play_game(
     state = new_game(ruleset, players, start)
     recorder = Recorder(ruleset, seats, start, ruleset_ref=ruleset_ref, claims=claims)
     agent = make_bot(bot, choices)
-    stop_after = ruleset.rounds if rounds is None else rounds
+    stop_after = ruleset.compiled.rounds if rounds is None else rounds
     for _ in range(MOVE_LIMIT):
         if state.is_over or (state.phase is Phase.DEAL and state.round >= stop_after):
             return recorder.record(), state
         move: Move = (
             sample_chance(ruleset, state, chance)
             if state.is_chance
-            else agent.choose(ruleset, state)
+            else agent.choose(ruleset, observe(state, state.to_move))
         )
         state = apply(ruleset, state, move)
         recorder.add(move, state)
-    raise GnomingError(
+    raise UsageError(
         "bot-stuck",
         f"seed {seed}: the game did not end within {MOVE_LIMIT} moves (stopped in round "
         f"{state.round}; some variants allow a round that no legal move can end)",

@@ -19,17 +19,29 @@ their view, needs only what that seat could know at the table. By the rules:
 - Everything else is the game's public course: the phase, whose turn it is, the slots
   filled this turn, who owes a flip, who went out, the scores of finished rounds.
 
+A spectator (``observe(state)``, no seat) sees what the whole table sees: the same, with
+the card drawn from the draw pile hidden whoever drew it.
+
 Two states that differ only in what a seat cannot see give that seat equal observations
 (the test suite checks it). The observation holds no ruleset: read the rules from the
 :class:`~gnoming_rules.core.ruleset.Ruleset` you already have.
+
+Deciding from a view: :func:`stand_in` turns an observation back into a
+:class:`~gnoming_rules.core.state.State` that shows the same and holds
+:data:`~gnoming_rules.core.cards.HIDDEN` (``0``, which is no card) wherever a card is
+hidden. The engine decides legality without reading a hidden card, so
+:func:`~gnoming_rules.core.engine.legal_moves`, :func:`~gnoming_rules.core.engine.is_legal`
+and :func:`~gnoming_rules.core.engine.explain` accept an observation and answer exactly
+as on the full state. This module is the one place that says what a seat can see:
+:func:`stand_in` only fills in what :func:`observe` left out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.cards import Face
-from ..core.errors import GnomingError
+from ..core.cards import HIDDEN, Face
+from ..core.errors import UsageError
 from ..core.state import Phase, State
 
 __all__ = ["Observation", "observe"]
@@ -42,8 +54,8 @@ class Observation:
     Fields mirror :class:`~gnoming_rules.core.state.State` where they are public.
     """
 
-    seat: int
-    """The seat whose view this is."""
+    seat: int | None
+    """The seat whose view this is; ``None`` for a spectator (what the whole table sees)."""
     first_player: int
     round: int
     phase: Phase
@@ -77,21 +89,33 @@ class Observation:
         """Number of seats at the table."""
         return len(self.layouts)
 
+    def decision_state(self) -> State:
+        """:func:`decision_state` of this view: what the engine decides the open moves on
+        when given the observation itself."""
+        return decision_state(self)
+
     @property
     def own_layout(self) -> tuple[Face | None, ...]:
-        """The observing seat's layout (``None`` for its face-down cards)."""
+        """The observing seat's layout (``None`` for its face-down cards).
+
+        Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) for a spectator's
+        observation, which has no layout of its own.
+        """
+        if self.seat is None:
+            raise UsageError("bad-seat", "a spectator's observation has no layout of its own")
         return self.layouts[self.seat]
 
 
-def observe(state: State, seat: int) -> Observation:
-    """What ``seat`` can see of ``state``.
+def observe(state: State, seat: int | None = None) -> Observation:
+    """What ``seat`` can see of ``state``; with no seat, what the whole table sees (a
+    spectator: the card drawn from the draw pile stays hidden until it is played).
 
-    Raises :class:`~gnoming_rules.core.errors.GnomingError` (``bad-seat``) when ``seat`` is not
+    Raises :class:`~gnoming_rules.core.errors.UsageError` (``bad-seat``) when ``seat`` is not
     at the table.
     """
     players = state.players
-    if type(seat) is not int or not 0 <= seat < players:
-        raise GnomingError(
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+        raise UsageError(
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
     held = state.held
@@ -118,12 +142,67 @@ def observe(state: State, seat: int) -> Observation:
     )
 
 
-def _held_hidden(state: State, seat: int) -> bool:
-    """Whether a card is held that ``seat`` cannot see: drawn from the draw pile by another
-    seat and not yet played (it stays hidden while a reshuffle is due)."""
+def _held_hidden(state: State, seat: int | None) -> bool:
+    """Whether a card is held that ``seat`` (``None``: a spectator) cannot see: drawn from
+    the draw pile by another seat and not yet played (it stays hidden while a reshuffle is
+    due)."""
     return (
         state.held is not None
         and seat != state.turn
         and not state.taken_from_discard
         and (state.phase is Phase.PLACE or state.phase is Phase.RESHUFFLE)
     )
+
+
+def stand_in(observation: Observation) -> State:
+    """A :class:`~gnoming_rules.core.state.State` that shows exactly what ``observation``
+    shows, with :data:`~gnoming_rules.core.cards.HIDDEN` for every card it hides (face-down
+    cards, the draw pile, a held card drawn by another seat).
+
+    The engine's answers about the moves open now (``legal_moves``, ``is_legal``,
+    ``explain``, and ``apply``'s refusals) are the same on it as on the real state, except
+    while the seat to move holds a card the observation hides: then they depend on that
+    card (``legal_moves`` given the observation itself refuses with ``hidden-card``).
+    Look ahead with ``apply`` on it if you like; the hidden cards it deals out are
+    stand-ins, not the game's, and so is any score computed from them.
+    """
+    layouts = observation.layouts
+    held = HIDDEN if observation.held_hidden else observation.held
+    return State(
+        first_player=observation.first_player,
+        round=observation.round,
+        phase=observation.phase,
+        turn=observation.turn,
+        cards=tuple(
+            tuple(HIDDEN if card is None else card for card in layout) for layout in layouts
+        ),
+        face_up=tuple(
+            sum(1 << slot for slot, card in enumerate(layout) if card is not None)
+            for layout in layouts
+        ),
+        draw_pile=(HIDDEN,) * observation.draw_pile_size,
+        discard_piles=observation.discard_piles,
+        removed=observation.removed,
+        held=held,
+        taken_from_discard=observation.taken_from_discard,
+        filled=observation.filled,
+        chain=observation.chain,
+        flips_owed=observation.flips_owed,
+        went_out=observation.went_out,
+        scores=observation.scores,
+    )
+
+
+def decision_state(observation: Observation) -> State:
+    """:func:`stand_in`, for deciding the moves open now: raises
+    :class:`~gnoming_rules.core.errors.UsageError` (``hidden-card``) when they depend on a card
+    the observation hides (the seat to move holds a card drawn by it from the draw pile,
+    and this is another seat's or a spectator's view)."""
+    if observation.held_hidden and observation.phase is Phase.PLACE:
+        who = "a spectator" if observation.seat is None else f"seat {observation.seat}"
+        raise UsageError(
+            "hidden-card",
+            f"{who} cannot see the card seat {observation.turn} drew, and the moves open to "
+            "that seat depend on it: decide from the drawing seat's own observation",
+        )
+    return stand_in(observation)

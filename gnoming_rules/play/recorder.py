@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.entries import card_claim, move_to_entry
 from ..core.moves import Deal, Move
 from ..core.ruleset import Ruleset, bundled_rulesets, load_ruleset
 from ..core.state import State
-from ..formats.entries import card_claim, move_to_entry
 from ..formats.record import FORMAT, Record
 
 

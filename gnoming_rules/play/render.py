@@ -1,36 +1,27 @@
 """Text drawings of a game: layouts as grids (any size, 2x2 to 5x5), piles, whose move.
 
-The referee sees every card, so a face-down card is drawn in parentheses, ``(7)``; a
-marked slot (the one a refusal is about) carries a ``*``. Drawings are plain ASCII
-lines, meant for a terminal and for test expectations alike.
+The referee sees every card, so a face-down card is drawn in parentheses, ``(7)``; in a
+seat's or a spectator's view (a :func:`~gnoming_rules.play.observation.stand_in` state) a card
+that view hides is ``(?)``. A marked slot (the one a refusal is about) carries a ``*``.
+Drawings are plain ASCII lines, meant for a terminal and for test expectations alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import Face, face_text
+from ..core.cards import HIDDEN, Face, face_text
 from ..core.ruleset import Ruleset
-from ..core.state import Phase, State
+from ..core.state import WAITING_FOR, Phase, State
 
 CELL = 6
 """Width of one grid cell, enough for ``(-12)*``."""
 
-_WAITING = {
-    Phase.DEAL: "the deal",
-    Phase.REVEAL: "reveal a face-down card",
-    Phase.DRAW: "draw",
-    Phase.PLACE: "play the held card or discard it",
-    Phase.BOUNCE: "bounce the held card or discard it",
-    Phase.FLIP: "flip a face-down card (hazard)",
-    Phase.RESHUFFLE: "the reshuffle of the discard piles",
-    Phase.OVER: "nothing: the game is over",
-}
-
 
 def cell_text(card: Face | None, face_up: bool, marked: bool = False) -> str:
-    """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card; ``*`` marks."""
-    text = "?" if card is None else face_text(card)
+    """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card (``None``,
+    or :data:`~gnoming_rules.core.cards.HIDDEN` face down); ``*`` marks."""
+    text = "?" if card is None or (card == HIDDEN and not face_up) else face_text(card)
     if not face_up:
         text = f"({text})"
     return text + ("*" if marked else "")
@@ -95,10 +86,24 @@ def _join(band: Sequence[Sequence[str]], gap: int) -> list[str]:
     return rows
 
 
-def describe_turn(state: State, names: Sequence[str] | None = None) -> str:
-    """Whose move it is and what the game waits for, in words."""
+def describe_turn(
+    state: State, names: Sequence[str] | None = None, ruleset: Ruleset | None = None
+) -> str:
+    """Whose move it is and what the game waits for, in words. Given the ``ruleset``, the
+    words follow its rules: a displaced card is only discarded where bouncing is off
+    (5.3), and a card taken from a discard pile that must be played (4.5) is not offered
+    for discarding."""
     seat = state.actor
-    waiting = _WAITING[state.phase]
+    waiting = WAITING_FOR[state.phase][1]
+    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.bounce:
+        waiting = "discard the held card (no bouncing under these rules)"
+    elif (
+        ruleset is not None
+        and state.phase is Phase.PLACE
+        and state.taken_from_discard
+        and ruleset.discard.taken_must_be_played
+    ):
+        waiting = "play the held card, taken from a discard pile, into a slot"
     if seat is None:
         return f"waiting for {waiting}"
     return f"{seat_name(seat, names)} to {waiting}"
@@ -116,7 +121,7 @@ def draw_piles(state: State) -> list[str]:
     draw = state.draw_pile
     lines = [
         f"draw pile: {len(draw)} card{'' if len(draw) == 1 else 's'}"
-        + (f", top ({face_text(draw[0])})" if draw else ""),
+        + (f", top ({face_text(draw[0])})" if draw and draw[0] != HIDDEN else ""),
     ]
     for index, pile in enumerate(state.discard_piles):
         shown = " ".join(face_text(card) for card in pile[-8:])
@@ -126,7 +131,7 @@ def draw_piles(state: State) -> list[str]:
             + (f"{more}{shown}  (top {face_text(pile[-1])})" if pile else "empty")
         )
     if state.held is not None:
-        lines.append(f"held: {face_text(state.held)}")
+        lines.append(f"held: {'(hidden)' if state.held == HIDDEN else face_text(state.held)}")
     if state.removed:
         lines.append("out of the game: " + " ".join(face_text(card) for card in state.removed))
     if state.flips_owed:
@@ -142,7 +147,7 @@ def draw_table(
     marked: tuple[int, int] | None = None,
 ) -> list[str]:
     """Every layout (titled by seat), then the piles; ``marked`` is a (seat, slot) to star."""
-    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
     blocks = []
     for seat, layout in enumerate(state.cards):
         if not layout:
@@ -167,7 +172,7 @@ def state_summary(state: State) -> str:
     return (
         f"r{state.round} {state.phase.name} t{state.turn} held={held} "
         f"draw={len(state.draw_pile)}:{top} piles={piles} "
-        f"sizes={len(state.discard_piles[0])}/{len(state.discard_piles[1])} up={masks} "
+        f"sizes={'/'.join(str(len(pile)) for pile in state.discard_piles)} up={masks} "
         f"owed={owed} out={out} filled={state.filled:x} chain={int(state.chain)} "
         f"taken={int(state.taken_from_discard)} scores={scores}"
     )

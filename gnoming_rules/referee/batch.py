@@ -11,9 +11,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from .report import describe
 from .resolver import RulesetResolver
@@ -114,12 +115,25 @@ def check_files(
     """Reports for ``files``, in their order, computed by ``jobs`` processes (default: the
     CPUs available), never more processes than files."""
     tasks = [(str(path), ruleset, as_json) for path in files]
+    return in_processes(_check_task, tasks, jobs=jobs)
+
+
+Task = TypeVar("Task")
+Result = TypeVar("Result")
+
+
+def in_processes(
+    function: Callable[[Task], Result], tasks: Sequence[Task], *, jobs: int | None = None
+) -> Iterator[Result]:
+    """``map(function, tasks)`` in ``jobs`` forked processes (default: the CPUs available),
+    results in the order of the tasks; fewer than :data:`SERIAL_BELOW` tasks, or one job,
+    run in this process. ``function`` must be a module-level function."""
     workers = min(available_cpus() if jobs is None else jobs, len(tasks))
     if workers <= 1 or len(tasks) < SERIAL_BELOW:
-        yield from map(_check_task, tasks)
+        yield from map(function, tasks)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, min(64, len(tasks) // (workers * 8)))
     with context.Pool(workers) as pool:
-        yield from pool.imap(_check_task, tasks, chunksize=chunk)
+        yield from pool.imap(function, tasks, chunksize=chunk)

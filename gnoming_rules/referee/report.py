@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core.cards import HAZARD, Face, face_text, is_positive, sorted_faces
 from ..core.scoring import score_breakdown
-from ..core.state import State
+from ..core.state import State, below_tops
 from ..play.render import draw_layout, draw_piles, seat_name
 from .rulebook import rule_text
 from .validate import Replay
@@ -102,7 +102,7 @@ def _picture(replay: Replay) -> list[str]:
     state, rules, verdict = replay.state, replay.ruleset, replay.verdict
     assert state is not None and rules is not None and verdict.error is not None
     names = replay.record.players if replay.record is not None else None
-    rows, cols = rules.layout.rows, rules.layout.cols
+    rows, cols = rules.compiled.rows, rules.compiled.cols
     error = verdict.error
     if error.code == "score-mismatch":
         return _score_pictures(replay)
@@ -169,7 +169,7 @@ def _reshuffle_picture(state: State) -> list[str]:
         shown = _cards_text(pile, from_end=True)
         top = f"  (top {face_text(pile[-1])})" if pile else ""
         lines.append(f"{INDENT * 2}discard pile {index}: {shown or 'empty'}{top}")
-    below = sorted_faces([*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]])
+    below = sorted_faces(below_tops(state.discard_piles))
     count = f"{len(below)} card{'' if len(below) == 1 else 's'}"
     lines.append(f"{INDENT}the reshuffle must hold, in any order ({count}): {_cards_text(below)}")
     draw = len(state.draw_pile)
@@ -208,7 +208,7 @@ def _score_pictures(replay: Replay) -> list[str]:
         note = f" ({bonus:+d} for going out, 8.6)" if bonus else ""
         lines.append(f"{INDENT}{seat_name(seat, record.players)} scores {score}{note}:")
         grid = draw_layout(
-            state.cards[seat], state.face_up[seat], rules.layout.rows, rules.layout.cols
+            state.cards[seat], state.face_up[seat], rules.compiled.rows, rules.compiled.cols
         )
         lines += [INDENT * 2 + line for line in grid]
         lines += [

@@ -13,38 +13,48 @@ The checks run in the order RECORD.md fixes ("Order of checks"):
 The first failure stops the replay. The verdict still says which rounds had finished
 (``scores``), their sums (``totals``) and, when every round finished, the ``winners``.
 
-Speed: each distinct move entry is turned into an engine move once and the pair is
-shared (engine moves are immutable), so the per-move work is a dict lookup, one
-:func:`~gnoming_rules.core.engine.apply` and, when the record claims a card, one comparison.
+The replay is one loop: entry -> move (:func:`~gnoming_rules.core.entries.read_entry`,
+the move layer's reading, done for the whole record first since input errors win) ->
+:func:`~gnoming_rules.core.engine.apply` -> the claim check
+(:func:`~gnoming_rules.core.entries.card_claim`). Moves are the ruleset's shared values,
+so reading an entry builds nothing; per move the work is one ``apply`` and, when the
+record claims a card, one comparison.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Any, TypeAlias
 
 from ..core.cards import HAZARD, Face, a_card
-from ..core.engine import apply, new_game
-from ..core.errors import GnomingError, IllegalMove, RecordError, RulesetError, one_line
-from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
+from ..core.engine import HANDLERS, apply, new_game
+from ..core.entries import (
+    CLAIM_VERBS,
+    Malformed,
+    MoveTable,
+    card_claim,
+    move_to_entry,
+    read_entry,
+    seats_text,
+)
+from ..core.errors import (
+    INPUT_ERROR_CODES,
+    ErrorCode,
+    GnomingError,
+    IllegalMove,
+    RecordError,
+    RulesetError,
+    json_line,
+    one_line,
+)
+from ..core.moves import Deal, Discard, Flip, Move, PlayerMove, Reshuffle, Reveal
 from ..core.ruleset import Ruleset, RulesetSource
 from ..core.state import Phase, State
 from ..formats.record import Record, RecordFormat, Result, field_path, parse_record, read_record
 from .resolver import RulesetResolver
-
-INPUT_ERROR_CODES: Final = frozenset(
-    {"bad-record", "bad-deal", "unknown-ruleset", "ruleset-mismatch"}
-)
-"""Codes for input that is not a playable record: exit status 2 (RECORD.md)."""
-
-
-_LINE_BREAKS = {code: f"\\u{code:04x}" for code in (0x85, 0x2028, 0x2029)}
-"""Characters JSON allows raw in a string that ``str.splitlines()`` breaks lines at (the
-others, controls below U+0020, JSON escapes itself)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +63,7 @@ class VerdictError:
 
     round: int | None
     move: int | None
-    code: str
+    code: ErrorCode
     rule: str | None
     message: str
 
@@ -107,7 +117,7 @@ class Verdict:
         Non-ASCII text stays as it is, except the three characters that JSON allows raw but
         that ``str.splitlines()`` (and many readers of JSON Lines) take for line breaks:
         U+0085, U+2028 and U+2029 are escaped, so that one verdict is always one line."""
-        return json.dumps(self.to_dict(), ensure_ascii=False).translate(_LINE_BREAKS)
+        return json_line(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +131,21 @@ class Replay:
     """The ruleset it was replayed under (``None`` when it could not be resolved)."""
     state: State | None
     """The state before the failing move, or where the record ends; ``None`` before any deal."""
-    entry: Mapping[str, Any] | None
-    """The record's move entry at fault, if a move is at fault."""
+    move: PlayerMove | Reshuffle | None = None
+    """The record's move at fault (or the one a paused replay stops before), if any."""
+    card: Face | None = None
+    """The card that move's entry claims, if it claims one."""
 
+    @property
+    def entry(self) -> dict[str, Any] | None:
+        """:attr:`move` as its record entry (with its ``card`` claim), if there is one."""
+        return None if self.move is None else move_to_entry(self.move, self.card)
+
+
+Observer: TypeAlias = Callable[[Ruleset, State, Move, State], None]
+"""Called with ``(ruleset, before, move, after)`` for every step the replay accepts, deals
+included: what :mod:`gnoming_rules.corpus.events` counts rule events from, so that one
+replay gives both the verdict and the statistics."""
 
 # --- entry points ---------------------------------------------------------------------------
 
@@ -162,6 +184,7 @@ def replay_file(
     ruleset: RulesetSource | Ruleset | None = None,
     resolver: RulesetResolver | None = None,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """:func:`replay_record` on a file; relative ruleset paths are read from its folder."""
     file = Path(path)
@@ -170,7 +193,12 @@ def replay_file(
     except RecordError as error:
         return _not_a_record(error)
     return replay_record(
-        record, ruleset=ruleset, base_dir=file.parent, resolver=resolver, until=until
+        record,
+        ruleset=ruleset,
+        base_dir=file.parent,
+        resolver=resolver,
+        until=until,
+        observe=observe,
     )
 
 
@@ -199,30 +227,35 @@ def replay_record(
     base_dir: Path | None = None,
     resolver: RulesetResolver | None = None,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """Check and replay ``record``; see the module docstring for the order of checks.
 
     ``until=(round, move)`` pauses the replay just before that move (``move=None``: at the
-    end of that round); the verdict then covers what was replayed.
+    end of that round); the verdict then covers what was replayed. ``observe`` is called
+    with every step the replay accepts (a deal, a move whose claim holds).
     """
     players = len(record.players)
     try:
-        rounds = _compile_rounds(record, players)
+        rules: Ruleset | None = _resolve(record, ruleset, base_dir, resolver or _DEFAULT_RESOLVER)
+    except GnomingError as unresolved:  # reported after the structure, which comes first
+        rules, problem = None, unresolved.message
+    try:
+        rounds = read_structure(record, players, None if rules is None else rules.compiled)
     except RecordError as error:
         return _not_a_record(error, record)
     zeros = (0,) * players
 
     def refused(
-        code: str, message: str, round_: int | None = None, rules: Ruleset | None = None
+        code: ErrorCode, message: str, round_: int | None = None, rules: Ruleset | None = None
     ) -> Replay:
         error = VerdictError(round_, None, code, None if code != "bad-deal" else "3.1", message)
         verdict = Verdict(False, False, error, (), zeros, ())  # a record: one total a seat
-        return Replay(verdict, record, rules, None, None)
+        return Replay(verdict, record, rules, None)
 
-    try:
-        rules = _resolve(record, ruleset, base_dir, resolver or _DEFAULT_RESOLVER)
-    except GnomingError as error:
-        return refused("unknown-ruleset", error.message)
+    if rules is None:
+        return refused("unknown-ruleset", problem)
+    table = rules.compiled
     claimed = record.ruleset_sha256
     if claimed is not None and claimed != rules.sha256:
         return refused(
@@ -237,7 +270,7 @@ def replay_record(
     except GnomingError as error:
         return refused("bad-record", error.message, rules=rules)
     deals: list[Deal] = []
-    deck = rules.compiled.deck_counts
+    deck = table.deck_counts
     for index, round_ in enumerate(record.rounds):
         deal = Deal(tuple(round_.deal))
         if Counter(deal.cards) != deck:  # the engine says what is wrong with it
@@ -247,12 +280,12 @@ def replay_record(
                 message = f"rounds[{index}].deal: {refusal.message}"
                 return refused("bad-deal", message, index, rules)
         deals.append(deal)
-    return _replay(record, rules, start, deals, rounds, until=until)
+    return _replay(record, rules, start, deals, rounds, until=until, observe=observe)
 
 
 def engine_moves(record: Record) -> list[list[Move]]:
     """Each round's moves as engine moves (deals not included); raises ``bad-record``."""
-    return [[move for move, _ in steps] for steps in _compile_rounds(record, len(record.players))]
+    return [[move for move, _ in steps] for steps in read_structure(record, len(record.players))]
 
 
 # --- step 1: input ---------------------------------------------------------------------------
@@ -267,7 +300,7 @@ def _not_a_record(error: RecordError, record: Record | None = None) -> Replay:
         (),
         (),
     )
-    return Replay(verdict, record, None, None, None)
+    return Replay(verdict, record, None, None)
 
 
 def _resolve(
@@ -283,13 +316,13 @@ def _resolve(
     try:
         return resolver.resolve(source, None if override is not None else base_dir)
     except RulesetError as error:
-        raise GnomingError(error.code, f"{what} cannot be used: {error.message}") from None
+        raise RulesetError(error.code, f"{what} cannot be used: {error.message}") from None
     except OSError as error:  # the file system refused the question (a name too long, ...)
         reason = error.strerror or type(error).__name__
-        raise GnomingError("unknown-ruleset", f"{what} cannot be looked up: {reason}") from None
+        raise RulesetError("unknown-ruleset", f"{what} cannot be looked up: {reason}") from None
     except (RecursionError, ValueError) as error:  # a ruleset file nested or sized absurdly
         reason = one_line(str(error) or type(error).__name__)
-        raise GnomingError("bad-ruleset", f"{what} cannot be read: {reason}") from None
+        raise RulesetError("bad-ruleset", f"{what} cannot be read: {reason}") from None
 
 
 def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rules: Ruleset) -> str:
@@ -300,49 +333,30 @@ def _ruleset_label(record: Record, override: RulesetSource | Ruleset | None, rul
     return "the inline ruleset"
 
 
-Claim: TypeAlias = tuple[Face, int, int, str]
-"""A card claim: (face, seat, slot, verb); seat -1 means the held card after the move."""
-Step: TypeAlias = tuple[Move, Claim | None]
+Step: TypeAlias = tuple[PlayerMove | Reshuffle, Face | None]
+"""A move of the record and the card its entry claims."""
 
 
-class _Malformed(NamedTuple):
-    """A move entry that is not a move: the field at fault and why."""
-
-    field: str
-    message: str
-
-
-_STEPS: dict[int, dict[tuple[Any, ...], Step | _Malformed]] = {}
-"""Per player count: a move entry's values -> its engine move and claim, or (field, error)."""
-_STEPS_LIMIT = 100_000
-
-
-def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
-    """Every move entry as an engine move plus its claim; raises ``bad-record`` (step 1)."""
+def read_structure(
+    record: Record, players: int, table: MoveTable | None = None
+) -> list[list[Step]]:
+    """Step 1's structure: the seats the record names exist, its claims hold one number a
+    seat, and every move entry reads as a move (the move layer's
+    :func:`~gnoming_rules.core.entries.read_entry`). Returns each round's moves with their
+    claimed cards; raises ``bad-record`` at the first fault, in document order. ``table``:
+    the ruleset's shared moves (its compiled view), if it is known."""
     if record.first_player >= players:
         raise RecordError(
             "bad-record",
-            f"first_player: seat {record.first_player} does not exist ({_seats(players)})",
+            f"first_player: seat {record.first_player} does not exist ({seats_text(players)})",
         )
-    cache = _STEPS.setdefault(players, {})
-    if len(cache) > _STEPS_LIMIT:
-        cache.clear()
-    compiled: list[list[Step]] = []
+    rounds: list[list[Step]] = []
     for round_index, round_ in enumerate(record.rounds):
         steps: list[Step] = []
         append = steps.append
         for move_index, entry in enumerate(round_.moves):
-            # The values alone identify an entry (pydantic gives keys in schema order), except
-            # that a draw's two optional fields could be mistaken for each other: prefix the pile.
-            key = (entry.get("pile", 2), *entry.values())
-            try:
-                step = cache.get(key)
-            except TypeError:  # a reshuffle: its cards are a list
-                step = _step(entry, players)
-            else:
-                if step is None:
-                    step = cache[key] = _step(entry, players)
-            if type(step) is _Malformed:
+            step = read_entry(entry, players, table)
+            if type(step) is Malformed:
                 path = field_path(("rounds", round_index, "moves", move_index, step.field))
                 raise RecordError("bad-record", f"{path}: {step.message}", round_index, move_index)
             append(step)  # type: ignore[arg-type]
@@ -351,7 +365,7 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
                 "bad-record",
                 f"rounds[{round_index}].scores: {len(round_.scores)} scores for {players} players",
             )
-        compiled.append(steps)
+        rounds.append(steps)
     result = record.result
     if result is not None:
         if result.totals is not None and len(result.totals) != players:
@@ -362,39 +376,9 @@ def _compile_rounds(record: Record, players: int) -> list[list[Step]]:
             if seat >= players:
                 raise RecordError(
                     "bad-record",
-                    f"result.winners: seat {seat} does not exist ({_seats(players)})",
+                    f"result.winners: seat {seat} does not exist ({seats_text(players)})",
                 )
-    return compiled
-
-
-def _step(entry: Mapping[str, Any], players: int) -> Step | _Malformed:
-    """One move entry as (engine move, claim), or (field, message) when it is malformed."""
-    action = entry["action"]
-    if action == "reshuffle":
-        return Reshuffle(tuple(entry["cards"])), None
-    player = entry["player"]
-    if player >= players:
-        return _Malformed("player", f"seat {player} does not exist ({_seats(players)})")
-    card = entry.get("card")
-    move: Move
-    if action == "draw":
-        pile = entry.get("pile")
-        if entry["source"] == "deck":
-            if pile is not None:
-                return _Malformed("pile", "a draw from the deck names no pile")
-        elif pile is None:
-            return _Malformed("pile", "a draw from the discard must name its pile, 0 or 1")
-        move = Draw(player, pile)
-        return move, None if card is None else (card, -1, 0, "drew")
-    if action == "discard":
-        return Discard(player, entry.get("pile")), None
-    slot = entry["slot"]
-    if action == "reveal":
-        return Reveal(player, slot), None if card is None else (card, player, slot, "revealed")
-    if action == "flip":
-        return Flip(player, slot), None if card is None else (card, player, slot, "flipped")
-    move = Place(player, slot) if action == "place" else Bounce(player, slot)
-    return move, None if card is None else (card, -1, 0, "displaced")
+    return rounds
 
 
 # --- step 2 and 3: the replay and the claims -------------------------------------------------
@@ -408,20 +392,24 @@ def _replay(
     rounds: Sequence[Sequence[Step]],
     *,
     until: tuple[int, int | None] | None = None,
+    observe: Observer | None = None,
 ) -> Replay:
     """Replay every round; the first refusal or false claim ends it (or ``until``)."""
+    table = rules.compiled
+    handlers = HANDLERS
 
     def stop(at: State, error: VerdictError, reached: State | None = None) -> Replay:
         """The replay ends at ``at``; ``reached`` is the state the verdict is read from."""
-        entry = None
+        move = card = None
         if error.round is not None and error.move is not None:
-            moves = record.rounds[error.round].moves
-            entry = moves[error.move] if error.move < len(moves) else None
-        return Replay(_verdict(reached or at, error), record, rules, at, entry)
+            steps = rounds[error.round]
+            if error.move < len(steps):
+                move, card = steps[error.move]
+        return Replay(_verdict(reached or at, error), record, rules, at, move, card)
 
     for round_index, steps in enumerate(rounds):
         if round_index and state.phase is Phase.OVER:
-            count = rules.rounds
+            count = rules.compiled.rounds
             return stop(
                 state,
                 VerdictError(
@@ -443,36 +431,43 @@ def _replay(
                     "wrong-phase",
                     "8.1",
                     f"round {round_index - 1} stops after {stopped} moves before it is over "
-                    f"({_waiting(state)}), yet round {round_index} follows",
+                    f"({state.waiting}), yet round {round_index} follows",
                 ),
             )
-        state = apply(rules, state, deals[round_index])
+        dealt = apply(rules, state, deals[round_index])
+        if observe is not None:
+            observe(rules, state, deals[round_index], dealt)
+        state = dealt
         pause = until is not None and until[0] == round_index
         limit = until[1] if until is not None and pause else None
         if limit is not None and limit < len(steps):
             steps = steps[:limit]  # noqa: PLW2901 - replay only up to the pause
         else:
             limit = None
-        for move_index, (move, claim) in enumerate(steps):
+        for move_index, (move, card) in enumerate(steps):
+            kind = type(move)
+            if kind is Discard and state.held == HAZARD and move.pile is not None:  # type: ignore[union-attr]
+                # docs/decisions.md, record reading 2: a hazard's discard may name a pile
+                move = table.discard_moves[move.player][-1]  # type: ignore[union-attr]  # noqa: PLW2901
             try:
-                after = apply(rules, state, move)
+                after = handlers[kind](table, state, move)
             except IllegalMove as refusal:
-                try:
-                    after = _retry_hazard_discard(rules, state, move, refusal)
-                except IllegalMove as final:
-                    rule = None if final.code == "bad-record" else final.rule
-                    error = VerdictError(round_index, move_index, final.code, rule, final.message)
-                    return stop(state, error)
-            if claim is not None:
-                face, seat, slot, verb = claim
-                seen = after.held if seat < 0 else after.cards[seat][slot]
-                if seen != face:
-                    player = after.turn if seat < 0 else seat
+                code = RECORD_CODE.get(refusal.code, refusal.code)
+                rule = None if code == "bad-record" else refusal.rule
+                error = VerdictError(round_index, move_index, code, rule, refusal.message)
+                return stop(state, error)
+            if card is not None:
+                seen = card_claim(move, after)
+                if seen != card:
+                    player = after.turn if kind is not Reveal and kind is not Flip else move.player  # type: ignore[union-attr]
                     message = (
-                        f"seat {player} {verb} {a_card(seen)}, but the record says {a_card(face)}"
+                        f"seat {player} {CLAIM_VERBS[kind]} {a_card(seen)}, "
+                        f"but the record says {a_card(card)}"
                     )
                     error = VerdictError(round_index, move_index, "card-mismatch", None, message)
                     return stop(state, error, after)
+            if observe is not None:
+                observe(rules, state, move, after)
             state = after
         if len(state.scores) > round_index:
             claimed = record.rounds[round_index].scores
@@ -484,14 +479,20 @@ def _replay(
                 )
                 return stop(state, VerdictError(round_index, None, "score-mismatch", "8", message))
         if pause:
-            entry = None if limit is None else record.rounds[round_index].moves[limit]
-            return Replay(_verdict(state, None), record, rules, state, entry)
+            paused = (None, None) if limit is None else rounds[round_index][limit]
+            return Replay(_verdict(state, None), record, rules, state, *paused)
     result = record.result
     if state.is_over and result is not None:
         mismatch = _result_mismatch(state, result)
         if mismatch is not None:
             return stop(state, VerdictError(None, None, "result-mismatch", "9.1", mismatch))
-    return Replay(_verdict(state, None), record, rules, state, None)
+    return Replay(_verdict(state, None), record, rules, state)
+
+
+RECORD_CODE: dict[str, ErrorCode] = {"bad-pile": "bad-record"}
+"""The engine's refusals that a record's verdict reports under another code: a discard
+whose pile does not fit the card is a malformed entry in a record (RECORD.md: "a non-hazard
+with no pile: ``bad-record`` at that move"); the rule number is then dropped."""
 
 
 def _result_mismatch(state: State, result: Result) -> str | None:
@@ -509,43 +510,11 @@ def _result_mismatch(state: State, result: Result) -> str | None:
     return None
 
 
-def _retry_hazard_discard(rules: Ruleset, state: State, move: Move, refusal: IllegalMove) -> State:
-    """A hazard's discard naming a pile is read as one naming none.
-
-    RECORD.md makes the pile "required unless the card is a hazard" (docs/decisions.md,
-    record reading 2); the engine itself refuses a pile for a hazard.
-    """
-    if type(move) is Discard and move.pile is not None and state.held == HAZARD:
-        return apply(rules, state, Discard(move.player))
-    raise refusal
-
-
 def _verdict(state: State, error: VerdictError | None) -> Verdict:
     over = state.is_over
     return Verdict(
         error is None, over, error, state.scores, state.totals, state.winners if over else ()
     )
-
-
-def _waiting(state: State) -> str:
-    """What the game waits for, in words."""
-    phase = state.phase
-    if phase is Phase.RESHUFFLE:
-        return "a reshuffle is due"
-    seat = state.actor
-    what = {
-        Phase.REVEAL: "reveal a card",
-        Phase.DRAW: "draw",
-        Phase.PLACE: "play or discard the held card",
-        Phase.BOUNCE: "bounce or discard the held card",
-        Phase.FLIP: "flip a card",
-    }.get(phase, phase.name.lower())
-    return f"seat {seat} must {what}"
-
-
-def _seats(players: int) -> str:
-    """``3 players: seats 0 to 2``; ``1 player: seat 0``."""
-    return f"{players} players: seats 0 to {players - 1}" if players > 1 else "1 player: seat 0"
 
 
 def _listed(values: Sequence[int]) -> str:
@@ -558,7 +527,6 @@ def _differing(actual: Sequence[int], claimed: Sequence[int]) -> str:
 
 
 __all__ = [
-    "INPUT_ERROR_CODES",
     "Replay",
     "Verdict",
     "VerdictError",

@@ -12,8 +12,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
-from ..core.cards import Face, is_face
-from ..core.errors import GnomingError
+from .cards import Face, is_face
+from .errors import GnomingError
 
 
 def shown(value: object) -> str:

@@ -1,0 +1,429 @@
+"""An OpenSpiel game, registered as ``python_gnoming``: explicit chance, information states.
+
+Importing this module registers the game with OpenSpiel; then
+``pyspiel.load_game("python_gnoming", {"ruleset": "quick", "players": 3})`` loads it.
+Its parameters: ``ruleset`` (a bundled name or a ruleset file), ``players``,
+``first_player`` (the seat that starts round 0) and ``move_limit`` (player moves after
+which the game stops, so that its length is bounded as OpenSpiel requires).
+
+- **Chance** deals one card at a time: each round's deal is as many chance nodes as the
+  deck has cards, and a reshuffle (RULES 8.7) as many as the cards reshuffled. Each
+  chance node's outcomes are the faces still to come, with probability proportional to
+  their copies left, so ``chance_outcomes()`` lists at most one entry per face (19 under
+  the standard rules), not every order of the deck. Once the last card is out, the
+  whole order goes to the referee as one :class:`~gnoming_rules.moves.Deal` (or
+  :class:`~gnoming_rules.moves.Reshuffle`): the chance actions *are* the shuffled order,
+  so a game replays exactly (:func:`replay`, :func:`to_record`).
+- **Player actions** are the ruleset's :class:`~gnoming_rules.adapters.actions.ActionSpace`.
+- **Observations** are :func:`~gnoming_rules.observation.observe`'s view: the string is
+  the table as that seat sees it, the tensor the
+  :class:`~gnoming_rules.adapters.encoding.Encoder` vector.
+- **Information states**: the string is everything the seat saw, in order (perfect
+  recall: each move with the card it showed, except a card another seat drew from the
+  draw pile; the public news of deals, reshuffles and round ends); the tensor is the
+  observation tensor followed by what the seat knows of the draw pile (after a
+  reshuffle, how many of each face it holds: they were all seen on the discard piles).
+- **Returns** are minus each seat's total (lower is better in this game), given at the
+  end; a game stopped by ``move_limit`` returns minus the totals of its finished rounds.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core.cards import Face, face_text
+from ..core.engine import apply, new_game
+from ..core.moves import Deal, Move, PlayerMove, Reshuffle
+from ..core.ruleset import Ruleset
+from ..core.state import Phase, State
+from ..formats.record import Record
+from ..play.observation import Observation, observe
+from ..play.recorder import Recorder
+from ..play.render import describe_turn, draw_table
+from .actions import ActionSpace, action_space
+from .encoding import Encoder, total_bound
+from .table import DEFAULT_MOVE_LIMIT, resolve_ruleset
+
+__all__ = ["GAME_NAME", "GnomingGame", "GnomingState", "Observer", "replay", "to_record"]
+
+GAME_NAME = "python_gnoming"
+"""The name the game is registered under."""
+
+_PARAMETERS: dict[str, Any] = {
+    "ruleset": "standard",
+    "players": 4,
+    "first_player": 0,
+    "move_limit": DEFAULT_MOVE_LIMIT,
+}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Gnoming A Round (gnoming-rules)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=100,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_PARAMETERS,
+)
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+class _Tables:
+    """What every state of one game shares: the rules and the tables derived from them.
+
+    A clone shares them, and a pickled state names them by key, so a serialized state
+    carries none of it (the game, loaded first, registers them again).
+    """
+
+    def __init__(self, key: str, ruleset: Ruleset, players: int, first: int, limit: int) -> None:
+        self.key = key
+        self.ruleset = ruleset
+        self.players = players
+        self.first_player = first
+        self.move_limit = limit
+        self.space: ActionSpace = action_space(ruleset)
+        self.encoder = Encoder(ruleset, players)
+        self.faces: tuple[Face, ...] = self.encoder.faces
+        counts = ruleset.compiled.deck_counts
+        self.deck_counts = tuple(counts[face] for face in self.faces)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Tables:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (_tables, (self.key,))
+
+
+_REGISTRY: dict[str, _Tables] = {}
+
+
+def _tables(key: str) -> _Tables:
+    """The tables of a loaded game, by key (unpickling a serialized state)."""
+    return _REGISTRY[key]
+
+
+class _Progress:
+    """A state's own data: the referee's state, the chance sequence under way, the log.
+
+    Its fields are immutable values, or lists copied on clone: a clone costs a few list
+    copies, not a deep copy of the game.
+    """
+
+    def __init__(self, tables: _Tables) -> None:
+        self.tables = tables
+        self.state: State = new_game(tables.ruleset, tables.players, tables.first_player)
+        self.dealt: list[Face] = []
+        """The cards of the deal or reshuffle under way, in order."""
+        self.left: list[int] = list(tables.deck_counts)
+        """Copies of each face still to come in it."""
+        self.to_deal = sum(self.left)
+        """Cards still to come in it."""
+        self.player = _CHANCE
+        """OpenSpiel's current player, kept up to date by every action."""
+        self.moves = 0
+        """Player moves so far."""
+        self.reshuffled = False
+        """A reshuffle happened this round (the draw pile's faces are then known)."""
+        self.log: list[tuple[int, int, Face | None] | str] = []
+        """``(seat, action, card shown)`` per player move, and the public news of deals,
+        reshuffles and round ends as text."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
+        twin = copy.copy(self)
+        twin.dealt = self.dealt[:]
+        twin.left = self.left[:]
+        twin.log = self.log[:]
+        return twin
+
+
+class GnomingGame(pyspiel.Game):  # type: ignore[misc]
+    """The game for one ruleset, player count, first seat and move limit."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        values = {**_PARAMETERS, **(params or {})}
+        ruleset = resolve_ruleset(str(values["ruleset"]))
+        players, first = int(values["players"]), int(values["first_player"])
+        limit = int(values["move_limit"])
+        new_game(ruleset, players, first)  # refuses a player count or seat that does not fit
+        key = f"{ruleset.sha256}/{players}/{first}/{limit}"
+        tables = _REGISTRY.get(key) or _Tables(key, ruleset, players, first, limit)
+        _REGISTRY[key] = tables
+        self.tables = tables
+        bound = float(total_bound(ruleset))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=tables.space.size,
+            max_chance_outcomes=len(tables.faces),
+            num_players=players,
+            min_utility=-bound,
+            max_utility=bound,
+            max_game_length=limit,
+        )
+        super().__init__(_GAME_TYPE, info, values)
+
+    def new_initial_state(self) -> GnomingState:
+        """Round 0, waiting for its first card to be dealt."""
+        return GnomingState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """Every round's deal, and at most a deck's worth of reshuffle per player move."""
+        deck = len(self.tables.ruleset.compiled.deck)
+        return (self.tables.ruleset.rounds + self.tables.move_limit) * deck
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Observer:
+        """The observation (default) or, with ``perfect_recall``, the information state."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        perfect = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return Observer(self.tables, information_state=perfect)
+
+
+class GnomingState(pyspiel.State):  # type: ignore[misc]
+    """One game in progress (see the module for chance, observations and returns)."""
+
+    def __init__(self, game: GnomingGame) -> None:
+        super().__init__(game)
+        self._progress = _Progress(game.tables)
+
+    @property
+    def referee_state(self) -> State:
+        """The referee's :class:`~gnoming_rules.state.State` (chance sequences apply whole)."""
+        return self._progress.state
+
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` while cards are dealt, ``TERMINAL`` at the end."""
+        return self._progress.player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        progress = self._progress
+        if player != progress.player:
+            return []
+        return list(progress.tables.space.legal_actions(progress.state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The faces that may come next, with probability proportional to the copies left."""
+        left = self._progress.left
+        total = self._progress.to_deal
+        return [(index, count / total) for index, count in enumerate(left) if count]
+
+    def _apply_action(self, action: int) -> None:
+        progress = self._progress
+        tables = progress.tables
+        if progress.player == _CHANCE:
+            progress.left[action] -= 1
+            progress.dealt.append(tables.faces[action])
+            progress.to_deal -= 1
+            if progress.to_deal:
+                return
+            state = progress.state
+            after = _chance_event(tables, state, tuple(progress.dealt))
+            progress.dealt = []
+            progress.reshuffled = state.phase is Phase.RESHUFFLE
+            progress.log.append(_public_news(state, after))
+        else:
+            state = progress.state
+            seat = progress.player
+            move = tables.space.move(seat, action)
+            after = apply(tables.ruleset, state, move)
+            progress.log.append((seat, action, _shown_card(move, state, after)))
+            progress.moves += 1
+            if len(after.scores) > len(state.scores):
+                progress.log.append(_public_news(state, after))
+        progress.state = after
+        actor = after.actor
+        if actor is not None:
+            progress.player = _TERMINAL if progress.moves >= tables.move_limit else actor
+        elif after.phase is Phase.OVER:
+            progress.player = _TERMINAL
+        else:
+            progress.player = _CHANCE
+            progress.left = _to_come(tables, after)
+            progress.to_deal = sum(progress.left)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        tables = self._progress.tables
+        if player == _CHANCE:
+            return f"card {face_text(tables.faces[action])}"
+        return tables.space.names[action]
+
+    def is_terminal(self) -> bool:
+        """The game is over, or stopped at its move limit."""
+        return self._progress.player == _TERMINAL
+
+    def returns(self) -> list[float]:
+        """Minus each seat's total once the game ends (zeros before)."""
+        if not self.is_terminal():
+            return [0.0] * self._progress.tables.players
+        return [float(-total) for total in self._progress.state.totals]
+
+    def __str__(self) -> str:
+        progress = self._progress
+        state = progress.state
+        lines = [*draw_table(progress.tables.ruleset, state), describe_turn(state)]
+        if state.is_chance:
+            lines.append("dealt so far: " + " ".join(face_text(card) for card in progress.dealt))
+        lines.append(f"player moves: {progress.moves}")
+        return "\n".join(lines)
+
+
+def _to_come(tables: _Tables, state: State) -> list[int]:
+    """The copies of each face that the chance sequence now due will deal."""
+    if state.phase is Phase.DEAL:
+        return list(tables.deck_counts)
+    below = Counter(card for pile in state.discard_piles for card in pile[:-1])
+    return [below[face] for face in tables.faces]
+
+
+def _chance_event(tables: _Tables, state: State, cards: tuple[Face, ...]) -> State:
+    """The referee's state after the deal or reshuffle of ``cards``, in that order."""
+    event: Move = Deal(cards) if state.phase is Phase.DEAL else Reshuffle(cards)
+    return apply(tables.ruleset, state, event)
+
+
+def _shown_card(move: PlayerMove, before: State, after: State) -> Face | None:
+    """The card a move shows: turned up, drawn, displaced (now held) or discarded."""
+    action = move.action
+    if action in ("reveal", "flip"):
+        return after.cards[move.player][move.slot]  # type: ignore[union-attr]
+    if action == "discard":
+        return before.held
+    return after.held
+
+
+def _public_news(before: State, after: State) -> str:
+    """What everyone sees when a round ends, a deal is out or a reshuffle is done."""
+    if len(after.scores) > len(before.scores):
+        layouts = " / ".join(" ".join(face_text(c) for c in layout) for layout in after.cards)
+        return f"round {before.round} over: {layouts}; scores {list(after.scores[-1])}"
+    if before.phase is Phase.DEAL:
+        tops = " ".join(face_text(pile[-1]) for pile in after.discard_piles)
+        out = " ".join(face_text(card) for card in after.removed) or "none"
+        return f"round {after.round} dealt: piles {tops}, out {out}"
+    return "reshuffle"
+
+
+class Observer:
+    """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``)
+    for the observation or, with ``information_state``, the information state."""
+
+    def __init__(self, tables: _Tables, *, information_state: bool) -> None:
+        self.tables = tables
+        self.information_state = information_state
+        size = tables.encoder.size + (len(tables.faces) + 1 if information_state else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: GnomingState, player: int) -> None:
+        """Write ``player``'s view of ``state`` into :attr:`tensor`."""
+        progress = state._progress
+        view = observe(progress.state, max(player, 0))
+        encoder = self.tables.encoder
+        tensor = self.tensor
+        tensor[: encoder.size] = encoder.encode_state(progress.state, max(player, 0))
+        if not self.information_state:
+            return
+        tensor[encoder.size :] = 0.0
+        if progress.reshuffled:
+            known = Counter(progress.state.draw_pile)
+            if view.held_hidden and progress.state.held is not None:
+                known[progress.state.held] += 1
+            for index, face in enumerate(self.tables.faces):
+                tensor[encoder.size + index] = known[face]
+            tensor[-1] = 1.0
+
+    def string_from(self, state: GnomingState, player: int) -> str:
+        """``player``'s observation, or everything it saw so far, as text."""
+        progress = state._progress
+        seat = max(player, 0)
+        view = _view_text(observe(progress.state, seat))
+        if not self.information_state:
+            return view
+        return "\n".join([*_history_lines(progress, seat), view])
+
+
+def _view_text(view: Observation) -> str:
+    """One seat's view of the table, an item a line; ``?`` for a face-down card."""
+
+    def cards(items: tuple[Face | None, ...]) -> str:
+        return " ".join("?" if card is None else face_text(card) for card in items)
+
+    phase = view.phase.name.lower()
+    lines = [f"seat {view.seat}, round {view.round}, {phase}, turn {view.turn}"]
+    lines += [f"layout {seat}: {cards(layout)}" for seat, layout in enumerate(view.layouts)]
+    lines += [f"pile {index}: {cards(pile)}" for index, pile in enumerate(view.discard_piles)]
+    held = "hidden" if view.held_hidden else face_text(view.held)
+    lines.append(f"draw pile {view.draw_pile_size}, held {held}, out {cards(view.removed)}")
+    lines.append(f"filled {view.filled:x}, chain {int(view.chain)}, owed {list(view.flips_owed)}")
+    lines.append(f"went out {view.went_out}, scores {[list(s) for s in view.scores]}")
+    return "\n".join(lines)
+
+
+def _history_lines(progress: _Progress, seat: int) -> list[str]:
+    """Everything ``seat`` saw, in order: the table, then each event as that seat saw it."""
+    tables = progress.tables
+    names, deck_draw = tables.space.names, tables.space.draw
+    lines = [f"seat {seat} of {tables.players}, first player {tables.first_player}"]
+    for entry in progress.log:
+        if isinstance(entry, str):
+            lines.append(entry)
+            continue
+        mover, action, card = entry
+        hidden = card is None or (action == deck_draw and mover != seat)
+        lines.append(f"seat {mover} {names[action]}" + ("" if hidden else f": {face_text(card)}"))
+    return lines
+
+
+def replay(state: GnomingState) -> list[tuple[Move, State]]:
+    """The referee's moves behind ``state`` (each deal and reshuffle whole), each with the
+    state after it, replayed by the referee from OpenSpiel's action history alone."""
+    tables = state._progress.tables
+    referee = new_game(tables.ruleset, tables.players, tables.first_player)
+    steps: list[tuple[Move, State]] = []
+    dealt: list[Face] = []
+    left = list(tables.deck_counts)
+    for step in state.full_history():
+        player, action = step.player, step.action
+        move: Move
+        if player == _CHANCE:
+            dealt.append(tables.faces[action])
+            left[action] -= 1
+            if any(left):
+                continue
+            cards = tuple(dealt)
+            move = Deal(cards) if referee.phase is Phase.DEAL else Reshuffle(cards)
+            dealt = []
+        else:
+            move = tables.space.move(player, action)
+        referee = apply(tables.ruleset, referee, move)
+        steps.append((move, referee))
+        if referee.is_chance:
+            left = _to_come(tables, referee)
+    return steps
+
+
+def to_record(state: GnomingState, names: list[str] | None = None) -> Record:
+    """The game record (RECORD.md) of ``state``'s history, card claims included."""
+    tables = state._progress.tables
+    seats = names or [f"player_{seat}" for seat in range(tables.players)]
+    recorder = Recorder(tables.ruleset, seats, tables.first_player)
+    for move, after in replay(state):
+        recorder.add(move, after)
+    return recorder.record()
+
+
+pyspiel.register_game(_GAME_TYPE, GnomingGame)

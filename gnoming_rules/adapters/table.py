@@ -1,0 +1,87 @@
+"""One game driven by integer actions, with chance drawn from a seeded generator.
+
+The PettingZoo and Gymnasium environments share this loop: take a seat's action,
+apply its move, then deal and reshuffle from the table's own ``random.Random`` until a
+seat must move again, and report the scores of a round that just ended. Rewards come
+from round scores: lower is better in this game, so a seat's reward for a round is
+**minus its score** that round (the going-out bonus included, RULES 8.6), paid when the
+round ends; a whole game's return is minus the seat's total (docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core.engine import apply, new_game, sample_chance
+from ..core.errors import UsageError
+from ..core.ruleset import Ruleset, load_ruleset
+from ..core.state import State
+from .actions import ActionSpace, action_space
+
+__all__ = ["DEFAULT_MOVE_LIMIT", "Table", "resolve_ruleset"]
+
+DEFAULT_MOVE_LIMIT = 10_000
+"""Player moves after which an environment truncates a game (random play needs about 500
+for four seats under the standard rules; a game can in principle go on for ever)."""
+
+
+def resolve_ruleset(ruleset: Ruleset | str) -> Ruleset:
+    """``ruleset`` itself, or the bundled ruleset (or file) it names."""
+    return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
+
+
+class Table:
+    """A game in progress: its state, its chance generator and its move count."""
+
+    def __init__(self, ruleset: Ruleset, players: int, move_limit: int) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.move_limit = move_limit
+        self.space: ActionSpace = action_space(ruleset)
+        new_game(ruleset, players)  # refuses a player count the ruleset does not seat
+        self.rng = random.Random()
+        self.state: State = new_game(ruleset, players)
+        self.moves = 0
+
+    def reset(self, seed: int | None = None, first_player: int | None = None) -> State:
+        """A new game, dealt: ``seed`` reseeds the generator (``None`` goes on with it).
+
+        The first seat is drawn from the generator unless given (RULES 2.2).
+        """
+        if seed is not None:
+            self.rng = random.Random(seed)
+        start = self.rng.randrange(self.players) if first_player is None else first_player
+        self.moves = 0
+        self.state = self._settle(new_game(self.ruleset, self.players, start))
+        return self.state
+
+    @property
+    def truncated(self) -> bool:
+        """The game reached the move limit before its end."""
+        return self.moves >= self.move_limit and not self.state.is_over
+
+    def play(self, action: int) -> tuple[int, ...] | None:
+        """Apply the seat to move's ``action``; the scores of the round it ended, else ``None``.
+
+        Raises ``bad-action`` for a number outside the space and
+        :class:`~gnoming_rules.errors.IllegalMove` for an illegal one.
+        """
+        state = self.state
+        seat = state.actor
+        if seat is None:
+            raise UsageError("bad-action", "no seat moves: the game is over")
+        rounds = len(state.scores)
+        state = self._settle(apply(self.ruleset, state, self.space.move(seat, action)))
+        self.state = state
+        self.moves += 1
+        ended = state.scores[rounds:]
+        if not ended:
+            return None
+        return tuple(sum(scores[other] for scores in ended) for other in range(self.players))
+
+    def _settle(self, state: State) -> State:
+        """Apply chance events (deals, reshuffles) until a seat moves or the game is over."""
+        ruleset, rng = self.ruleset, self.rng
+        while state.is_chance:
+            state = apply(ruleset, state, sample_chance(ruleset, state, rng))
+        return state

@@ -1,0 +1,159 @@
+"""``gnoming show FILE``: replay a record to a point and draw the table there."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any, cast
+
+from typing_extensions import TypedDict
+
+from ..formats.snapshot import state_to_dict
+from ..play.render import describe_turn, draw_table
+from ..referee.validate import replay_file
+from .command import Command, UsageError
+from .output import Output, echo
+from .validate import ErrorDocument
+
+
+class ShowDocument(TypedDict):
+    """The table at one point of a record, as data."""
+
+    file: str
+    ruleset: str
+    players: list[str]
+    round: int | None
+    """The round shown, counted from 0 (``None`` when the record has no round yet)."""
+    move: int | None
+    """The table is the one just before this move of the round (counted from 0), or after
+    the round's last move (``None``)."""
+    error: ErrorDocument | None
+    """The failure that stopped the replay before that point, if any."""
+    next_move: dict[str, Any] | None
+    """The record's entry of the move about to be made (``move``), if there is one."""
+    to_move: int | None
+    """The seat that moves next, ``None`` while chance decides or after the game."""
+    state: dict[str, Any] | None
+    """The state there, in the saved-state form (``gnoming-state/1``); ``None`` when the
+    replay stopped before the round was dealt."""
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="FILE", help="one record file")
+    parser.add_argument(
+        "--round", type=int, metavar="R", help="the round to show (default: the last round)"
+    )
+    parser.add_argument(
+        "--move", type=int, metavar="M", help="stop before move M (default: the end of the round)"
+    )
+    parser.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="replay under R, a name or a path (default: the ruleset the record names)",
+    )
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    label = echo(args.path)
+    whole = replay_file(args.path, ruleset=args.ruleset)
+    record = whole.record
+    if record is None or whole.ruleset is None or whole.state is None:
+        # Refused before any move (structure, ruleset, player count, deals): nothing to draw.
+        error = whole.verdict.error
+        assert error is not None
+        out.line(f"gnoming: {label}: {error.code}: {error.message}", err=True)
+        return 2
+    if not record.rounds:
+        if out.json:
+            out.data(_document(args.path, whole.ruleset.name, record.players))
+            return 0
+        out.line(f"{label}: no round has been dealt yet")
+        return 0
+    last = len(record.rounds) - 1
+    round_index = last if args.round is None else args.round
+    if not 0 <= round_index <= last:
+        raise UsageError(f"--round {round_index}: the record has rounds 0 to {last}")
+    moves = len(record.rounds[round_index].moves)
+    move_index = args.move
+    if move_index is not None and not 0 <= move_index <= moves:
+        raise UsageError(
+            f"--move {move_index}: round {round_index} has {moves} moves: --move 0 to {moves} "
+            f"({moves}: after its last move)"
+        )
+    replay = replay_file(args.path, ruleset=args.ruleset, until=(round_index, move_index))
+    state, rules = replay.state, replay.ruleset
+    assert rules is not None
+    status = 2 if replay.verdict.exit_status == 2 else 0
+    error = replay.verdict.error
+    names = [echo(name) for name in record.players]
+    reached = error.move if error is not None and error.move is not None else move_index
+    shown_round = error.round if error is not None and error.round is not None else round_index
+    entry = (
+        None if replay.entry is None else {k: v for k, v in replay.entry.items() if v is not None}
+    )
+    if out.json:
+        document = _document(args.path, rules.name, record.players)
+        document["round"] = shown_round
+        document["move"] = reached
+        document["error"] = None if error is None else cast(ErrorDocument, error.to_dict())
+        document["next_move"] = entry
+        document["to_move"] = None if state is None else state.actor
+        document["state"] = None if state is None else state_to_dict(state)
+        out.data(document)
+        return status
+    lines = [
+        f"{label}: ruleset {echo(rules.name)}, {len(record.players)} players, "
+        f"{rules.rounds} round{'s' if rules.rounds > 1 else ''}"
+    ]
+    if error is not None:
+        where = "" if error.round is None else f" at round {error.round}"
+        where += "" if error.move is None else f", move {error.move}"
+        lines.append(f"the replay stops{where}: {error.code}: {error.message}")
+    if state is not None:
+        point = "the end" if reached is None else f"move {reached}"
+        lines.append(f"round {shown_round}, before {point}: {describe_turn(state, names, rules)}")
+        if entry is not None:
+            lines.append(f"next move: {json.dumps(entry)}")
+        lines += draw_table(rules, state, names)
+        lines += [f"round {i} scores: {list(scores)}" for i, scores in enumerate(state.scores)]
+    out.line("\n".join(lines))
+    return status
+
+
+def _document(path: str, ruleset: str, players: Sequence[str]) -> ShowDocument:
+    """The document of a record with no round to show; the caller fills in the point."""
+    return {
+        "file": path,
+        "ruleset": ruleset,
+        "players": list(players),
+        "round": None,
+        "move": None,
+        "error": None,
+        "next_move": None,
+        "to_move": None,
+        "state": None,
+    }
+
+
+COMMAND = Command(
+    name="show",
+    summary="replay a record to a point and draw the table",
+    description="""\
+Replay a record up to a point and draw the table there: whose move it is, the move the
+record makes next, every layout (face-down cards in parentheses), the piles, the card
+held, and the scores of the rounds already finished. Rounds and moves count from 0.
+
+If the record fails before that point, the replay stops at the failure and says so.
+Exit status: 0, or 2 when the input is not a playable record. With --json, the table
+is one line of JSON holding the state in its saved form.""",
+    examples=(
+        "gnoming show examples/tiny-game.json --round 1 --move 4",
+        "gnoming show examples/tiny-game.json --json",
+    ),
+    arguments=arguments,
+    run=run,
+    output=ShowDocument,
+)
+
+__all__ = ["COMMAND", "ShowDocument"]

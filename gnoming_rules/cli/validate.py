@@ -1,0 +1,127 @@
+"""``gnoming validate FILE...``: replay records through the referee, report each one."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from typing_extensions import TypedDict
+
+from ..core.ruleset import load_ruleset
+from .command import Command, UsageError, positive
+from .output import Output
+
+if TYPE_CHECKING:
+    from ..referee.batch import FileReport
+
+PROGRESS_FROM: Final = 50
+"""A terminal shows a progress bar when at least this many files are validated."""
+
+
+class ErrorDocument(TypedDict):
+    """Where and why a record fails; ``round`` and ``move`` count from 0."""
+
+    round: int | None
+    move: int | None
+    code: str
+    rule: str | None
+    message: str
+
+
+class VerdictDocument(TypedDict):
+    """RECORD.md's verdict on one record: one line per file, in the order of the files."""
+
+    valid: bool
+    complete: bool
+    error: ErrorDocument | None
+    scores: list[list[int]]
+    totals: list[int]
+    winners: list[int]
+
+
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="+", metavar="FILE", help="record files or folders; - reads standard input"
+    )
+    parser.add_argument(
+        "--ruleset",
+        metavar="R",
+        help="replay every record under R, a name or a path (default: the ruleset each "
+        "record names); a record's ruleset_sha256 must still match",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive,
+        default=None,
+        metavar="N",
+        help="processes that check files (default: the CPUs this process may use, "
+        "at most one per file)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
+
+
+def run(args: argparse.Namespace, out: Output) -> int:
+    from ..referee.batch import check_files, record_files  # multiprocessing: not for --help
+
+    if args.ruleset is not None:
+        load_ruleset(args.ruleset)  # a bad --ruleset is one error, not one per file
+    files = record_files(args.paths)
+    if not files:
+        raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
+    counts = [0, 0, 0]
+    progress = out.progress(len(files)) if len(files) >= PROGRESS_FROM else None
+    for report in check_files(files, jobs=args.jobs, ruleset=args.ruleset, as_json=out.json):
+        counts[report.status] += 1
+        if progress is not None:
+            progress.clear()
+        if out.json or not (args.quiet and report.status == 0):
+            out.line(_coloured(report, out), flush=progress is not None)
+        if progress is not None:
+            progress.update(sum(counts))
+    if progress is not None:
+        progress.clear()
+    if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
+        count = f"{len(files)} file{'' if len(files) == 1 else 's'}"
+        summary = f"{count}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
+        out.line(summary, err=out.json)
+    return 2 if counts[2] else 1 if counts[1] else 0
+
+
+_STATUS_STYLE: Final = ((": valid", "green"), (": INVALID", "red"), (": NOT PLAYABLE", "yellow"))
+
+
+def _coloured(report: FileReport, out: Output) -> str:
+    """The report with its status word in colour (on a terminal that allows it)."""
+    if not out.colour:
+        return report.text
+    head, _, rest = report.text.partition("\n")
+    word, style = _STATUS_STYLE[report.status]
+    at = head.find(word)
+    if at >= 0:
+        head = head[:at] + ": " + out.style(word[2:], style) + head[at + len(word) :]
+    return head + ("\n" + rest if rest else "")
+
+
+COMMAND = Command(
+    name="validate",
+    summary="check game records (files or folders)",
+    description="""\
+Replay game records (gnoming-record/1, JSON or YAML) and check every move and claim,
+in the order the record format fixes; report the first failure of each record.
+
+Exit status: 0 every record is valid, 1 some record breaks a rule or makes a false
+claim, 2 some input is not a playable record. --ruleset R replaces the ruleset a
+record names; its ruleset_sha256, if any, must still match R. With --json, each
+file's verdict is one line of JSON and the count goes to standard error.""",
+    examples=(
+        "gnoming validate examples/tiny-game.json",
+        "gnoming validate --json examples/tiny-game.json",
+        "gnoming validate --quiet examples     # exit status 2",
+    ),
+    arguments=arguments,
+    run=run,
+    output=VerdictDocument,
+)
+
+__all__ = ["COMMAND", "PROGRESS_FROM", "ErrorDocument", "VerdictDocument"]

@@ -1,0 +1,234 @@
+"""The record notation of moves: one entry of a round's ``moves`` (RECORD.md), a plain dict.
+
+The move layer owns its notation, as ``chess`` hands SAN to ``Board.parse_san``: this is
+the one place that reads an entry into a move and writes a move as an entry, and that
+says which card a move shows the table (its ``card`` claim). The record reader checks an
+entry's *form* with the record's schema, then the validator reads it here; a server that
+takes moves as JSON, or a tool that edits records, uses the same functions.
+
+``move_to_entry(Draw(2, 1), card=7)`` gives
+``{"action": "draw", "player": 2, "source": "discard", "pile": 1, "card": 7}``;
+:func:`move_from_entry` reads such a dict back, checking it as the record format does
+(the action, exactly the fields it takes, integers that are integers, a ``pile`` that a
+draw from the discard names and a draw from the deck does not, a ``card`` that is a card
+face): anything else raises :class:`~gnoming_rules.core.errors.RecordError`
+(``bad-record``) whose message starts with the field. What the rules decide (whose move
+it is, a slot outside the layout: ``bad-slot``) is left to the engine, as in a record.
+:func:`read_entry` is the same reading for an entry whose form is already checked, and
+returns the claimed card beside the move; compare it with :func:`card_claim` after
+applying the move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, NamedTuple, Protocol
+
+from .cards import Face
+from .errors import RecordError
+from .fields import FieldReader
+from .moves import (
+    PLAYER_MOVE_TYPES,
+    Bounce,
+    Deal,
+    Discard,
+    Draw,
+    Flip,
+    Move,
+    Place,
+    PlayerMove,
+    Reshuffle,
+    Reveal,
+)
+from .state import State
+
+__all__ = [
+    "CLAIM_VERBS",
+    "Malformed",
+    "MoveTable",
+    "card_claim",
+    "move_from_entry",
+    "move_to_entry",
+    "read_entry",
+]
+
+_FIELDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "reveal": (("player", "slot"), ("card",)),
+    "draw": (("player", "source"), ("pile", "card")),
+    "place": (("player", "slot"), ("card",)),
+    "bounce": (("player", "slot"), ("card",)),
+    "discard": (("player",), ("pile",)),
+    "flip": (("player", "slot"), ("card",)),
+    "reshuffle": (("cards",), ()),
+}
+"""Per action: (required fields, optional fields), besides ``action`` (RECORD.md, Moves)."""
+
+_SLOT_MOVES: Final[dict[str, type[Reveal | Place | Bounce | Flip]]] = {
+    "reveal": Reveal,
+    "place": Place,
+    "bounce": Bounce,
+    "flip": Flip,
+}
+
+
+def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dict[str, Any]:
+    """The record entry of ``move``; ``card``, when given, is written as its ``card`` claim.
+
+    A ``discard`` and a ``reshuffle`` carry no claim, and a deal is a round's ``deal``
+    field, not an entry: those raise ``ValueError``.
+    """
+    if isinstance(move, Deal):
+        raise ValueError("a deal is written as its round's deal field, not as a move entry")
+    if not isinstance(move, (*PLAYER_MOVE_TYPES, Reshuffle)):
+        raise TypeError(f"not a move: {move!r}")
+    if isinstance(move, Reshuffle | Discard) and card is not None:
+        raise ValueError(f"a {move.action} carries no card claim")
+    if isinstance(move, Reshuffle):
+        return {"action": "reshuffle", "cards": list(move.cards)}
+    entry: dict[str, Any] = {"action": move.action, "player": move.player}
+    if isinstance(move, Draw):
+        entry["source"] = move.source
+        if move.pile is not None:
+            entry["pile"] = move.pile
+    elif isinstance(move, Discard):
+        if move.pile is not None:
+            entry["pile"] = move.pile
+    else:
+        entry["slot"] = move.slot
+    if card is not None:
+        entry["card"] = card
+    return entry
+
+
+def card_claim(move: Move, after: State) -> Face | None:
+    """The card the table saw by ``move``, read from the state ``after`` it (the ``card``
+    a record writes: docs/decisions.md, record reading 1): the card drawn, the card a
+    place or bounce displaced, the card a reveal or flip turned up; ``None`` otherwise."""
+    kind = type(move)
+    if kind is Draw or kind is Place or kind is Bounce:
+        return after.held
+    if kind is Reveal or kind is Flip:
+        return after.cards[move.player][move.slot]  # type: ignore[union-attr]
+    return None
+
+
+CLAIM_VERBS: Final[dict[type, str]] = {
+    Draw: "drew",
+    Place: "displaced",
+    Bounce: "displaced",
+    Reveal: "revealed",
+    Flip: "flipped",
+}
+"""What a seat did to show the card it claims, by move type (``seat 1 drew a 7``)."""
+
+
+class MoveTable(Protocol):
+    """Shared move values to hand out instead of building new ones (a ruleset's compiled
+    view is one): ``moves[seat][slot]`` per action, ``draws[seat]`` and ``discards[seat]``
+    as ``(pile 0, pile 1, ..., no pile)``."""
+
+    @property
+    def slot_moves(self) -> Mapping[str, tuple[tuple[PlayerMove, ...], ...]]: ...
+    @property
+    def draw_moves(self) -> tuple[tuple[Draw, ...], ...]: ...
+    @property
+    def discard_moves(self) -> tuple[tuple[Discard, ...], ...]: ...
+
+
+def move_from_entry(entry: Mapping[str, Any], players: int | None = None) -> PlayerMove | Reshuffle:
+    """The engine's move for a record entry; ``players``, when given, bounds ``player``.
+
+    Raises :class:`~gnoming_rules.core.errors.RecordError` (``bad-record``) naming the field
+    when the entry is not a move entry of RECORD.md.
+    """
+    _check_form(entry, players)
+    read = read_entry(entry, players if players is not None else _ANY_SEAT)
+    if isinstance(read, Malformed):
+        raise RecordError("bad-record", f"{read.field}: {read.message}")
+    return read[0]
+
+
+_ANY_SEAT = 2**63
+"""A seat bound no seat reaches (a record's integers are 64-bit)."""
+
+
+class Malformed(NamedTuple):
+    """An entry whose form is right but which is no move: the field at fault and why."""
+
+    field: str
+    message: str
+
+
+def read_entry(
+    entry: Mapping[str, Any], players: int, table: MoveTable | None = None
+) -> tuple[PlayerMove | Reshuffle, Face | None] | Malformed:
+    """``(move, claimed card)`` for an entry whose form is checked (the record's schema or
+    :func:`move_from_entry` did it), or :class:`Malformed` when it names a seat that does not
+    exist (``players`` seats) or a draw's ``pile`` does not fit its ``source``.
+
+    ``table`` supplies shared move values (a ruleset's compiled view); without one, new
+    ones are built.
+    """
+    action = entry["action"]
+    if action == "reshuffle":
+        return Reshuffle(tuple(entry["cards"])), None
+    player = entry["player"]
+    if player >= players:
+        return Malformed("player", f"seat {player} does not exist ({seats_text(players)})")
+    if action == "draw":
+        pile = entry.get("pile")
+        if entry["source"] == "deck":
+            if pile is not None:
+                return Malformed("pile", "a draw from the deck names no pile")
+        elif pile is None:
+            return Malformed("pile", "a draw from the discard must name its pile, 0 or 1")
+        if table is not None and player < len(table.draw_moves):
+            draws = table.draw_moves[player]
+            index = len(draws) - 1 if pile is None else pile
+            if 0 <= index < len(draws) - (pile is not None):
+                return draws[index], entry.get("card")
+        return Draw(player, pile), entry.get("card")
+    if action == "discard":
+        pile = entry.get("pile")
+        if table is not None and player < len(table.discard_moves):
+            discards = table.discard_moves[player]
+            index = len(discards) - 1 if pile is None else pile
+            if 0 <= index < len(discards) - (pile is not None):
+                return discards[index], None
+        return Discard(player, pile), None
+    slot = entry["slot"]
+    if table is not None:
+        shared = table.slot_moves[action]
+        if player < len(shared) and 0 <= slot < len(shared[player]):
+            return shared[player][slot], entry.get("card")
+    return _SLOT_MOVES[action](player, slot), entry.get("card")
+
+
+def seats_text(players: int) -> str:
+    """``3 players: seats 0 to 2``; ``1 player: seat 0``."""
+    return f"{players} players: seats 0 to {players - 1}" if players > 1 else "1 player: seat 0"
+
+
+def _check_form(entry: object, players: int | None) -> None:
+    """Refuse an entry that is not of RECORD.md's form (``bad-record`` naming the field)."""
+    read = FieldReader(lambda message: RecordError("bad-record", message))
+    if not isinstance(entry, Mapping):
+        read.fail("", f"a move entry must be a mapping, got {type(entry).__name__}")
+    if "action" not in entry:
+        read.fail("action", "missing")
+    action = read.choice(entry["action"], "action", tuple(_FIELDS))
+    required, optional = _FIELDS[action]
+    read.mapping(entry, "", ("action", *required), optional)
+    if action == "reshuffle":
+        read.faces(entry["cards"], "cards")
+        return
+    high = None if players is None else players - 1
+    read.integer(entry["player"], "player", 0, high)
+    read.optional_face(entry.get("card"), "card")
+    if action == "draw":
+        read.choice(entry["source"], "source", ("deck", "discard"))
+        read.optional_integer(entry.get("pile"), "pile", 0, 1)
+    elif action == "discard":
+        read.optional_integer(entry.get("pile"), "pile", 0, 1)
+    else:
+        read.integer(entry["slot"], "slot")
