@@ -163,10 +163,9 @@ def table_view(
 
 
 def _table_sees_held(state: State) -> bool:
-    """Whether every seat sees the held card: what ``observe`` says for the seats not
-    holding it (a card drawn from the draw pile stays hidden from them until played)."""
-    others = [seat for seat in range(state.players) if seat != state.turn]
-    return not others or not observe(state, others[0]).held_hidden
+    """Whether the whole table sees the held card: what a spectator's ``observe`` says (a
+    card drawn from the draw pile stays hidden until it is played)."""
+    return not observe(state).held_hidden
 
 
 def _heading(ruleset: Ruleset, state: State, names: Sequence[str] | None) -> str:
