@@ -22,6 +22,7 @@ from .output import Output
 
 COMMANDS: Final = (
     "play",
+    "replay",
     "ruleset",
     "rulesets",
     "score",

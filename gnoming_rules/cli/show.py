@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from typing_extensions import TypedDict
 
 from ..formats.snapshot import state_to_dict
+from ..pictures.table import table_svg
 from ..play.render import describe_turn, draw_table
 from ..referee.validate import replay_file
 from .command import Command, UsageError
 from .output import Output, echo
+from .replay import target_file
 from .validate import ErrorDocument
 
 
@@ -52,10 +54,29 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         metavar="R",
         help="replay under R, a name or a path (default: the ruleset the record names)",
     )
+    parser.add_argument(
+        "--svg", action="store_true", help="draw the table as an SVG picture instead of text"
+    )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="with --svg: draw what seat N sees (default: the referee's view, every card)",
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        metavar="OUT",
+        help="with --svg: the file to write (default: standard output)",
+    )
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
     label = echo(args.path)
+    if not args.svg and (args.seat is not None or args.out is not None):
+        raise UsageError("--seat and --out go with --svg")
+    if args.svg and out.json:
+        raise UsageError("--svg draws a picture, --json prints data: give one of them")
     whole = replay_file(args.path, ruleset=args.ruleset)
     record = whole.record
     if record is None or whole.ruleset is None or whole.state is None:
@@ -92,6 +113,17 @@ def run(args: argparse.Namespace, out: Output) -> int:
     entry = (
         None if replay.entry is None else {k: v for k, v in replay.entry.items() if v is not None}
     )
+    if args.svg:
+        if state is None:
+            out.line(f"gnoming: {label}: the replay stops before the round is dealt", err=True)
+            return 2
+        marked = _marked(replay.entry) if error is not None else None
+        picture = table_svg(rules, state, seat=args.seat, names=record.players, marked=marked)
+        if args.out is None or args.out == "-":
+            out.line(picture)
+        else:
+            target_file(args.out, args.path).write_text(picture + "\n", encoding="utf-8")
+        return status
     if out.json:
         document = _document(args.path, rules.name, record.players)
         document["round"] = shown_round
@@ -121,6 +153,14 @@ def run(args: argparse.Namespace, out: Output) -> int:
     return status
 
 
+def _marked(entry: Mapping[str, Any] | None) -> tuple[int, int] | None:
+    """The (seat, slot) a refused move names, outlined in the picture."""
+    if entry is None:
+        return None
+    player, slot = entry.get("player"), entry.get("slot")
+    return (player, slot) if isinstance(player, int) and isinstance(slot, int) else None
+
+
 def _document(path: str, ruleset: str, players: Sequence[str]) -> ShowDocument:
     """The document of a record with no round to show; the caller fills in the point."""
     return {
@@ -146,10 +186,17 @@ held, and the scores of the rounds already finished. Rounds and moves count from
 
 If the record fails before that point, the replay stops at the failure and says so.
 Exit status: 0, or 2 when the input is not a playable record. With --json, the table
-is one line of JSON holding the state in its saved form.""",
+is one line of JSON holding the state in its saved form.
+
+With --svg, the table is an SVG picture (to --out, or standard output): face-down cards
+as backs that name their card small at the foot (the referee sees every card), the piles,
+the card held, whose move it is, and after a round each layout's sets and score. With
+--seat N, the picture shows only what seat N sees. A refused move's slot is outlined.""",
     examples=(
         "gnoming show examples/tiny-game.json --round 1 --move 4",
         "gnoming show examples/tiny-game.json --json",
+        "gnoming show examples/demo-game.json --round 0 --move 20 --svg -o /tmp/position.svg",
+        "gnoming show examples/demo-game.json --move 20 --svg --seat 1 -o /tmp/seat-1.svg",
     ),
     arguments=arguments,
     run=run,
