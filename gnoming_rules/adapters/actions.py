@@ -47,8 +47,8 @@ _CACHE_LIMIT = 50_000
 
 
 def pile_count(ruleset: Ruleset) -> int:
-    """The number of discard piles the ruleset plays with (RULES 3.3)."""
-    return int(getattr(ruleset.discard, "piles", 2))
+    """The number of discard piles the ruleset plays with (RULES 3.3), from its compiled view."""
+    return ruleset.compiled.piles
 
 
 @dataclass(frozen=True, eq=False)

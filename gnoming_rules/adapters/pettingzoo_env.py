@@ -95,6 +95,7 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
     def _begin(self) -> None:
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -122,12 +123,15 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
         table = self.table
         ended = table.play(int(action))
         rewards = self.rewards
-        if ended is None:
-            for other in rewards:
-                rewards[other] = 0.0
-        else:
+        if ended is not None:
             for other, seat in self._seats.items():
                 rewards[other] = float(-ended[seat])
+            self._accumulate_rewards()
+            self._rewarded = True
+        elif self._rewarded:  # last step paid a round's scores: this one pays nothing
+            for other in rewards:
+                rewards[other] = 0.0
+            self._rewarded = False
         state = table.state
         if state.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
@@ -136,7 +140,6 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
         actor = state.actor
         if actor is not None:
             self.agent_selection = self.possible_agents[actor]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
