@@ -13,7 +13,7 @@ Dask cluster of two worker processes, its start-up timed on its own. The runs al
 so compare the ratios. It also checks that the three give identical reports, in order.
 
     python benchmarks/corpus.py make /tmp/corpus --records 10000 --jobs 2
-    python benchmarks/corpus.py validate /tmp/corpus --runs 3
+    python benchmarks/corpus.py validate /tmp/corpus --runs 3 [--limit 2000]
 """
 
 from __future__ import annotations
@@ -150,13 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     timing.add_argument("folder", type=Path, nargs="?")
     timing.add_argument("--records", type=int, default=500, help="without a folder")
     timing.add_argument("--runs", type=int, default=3)
+    timing.add_argument("--limit", type=int, default=None, help="only the first N records")
     timing.add_argument("--jobs", type=int, default=2, help="pool processes and Dask workers")
     args = parser.parse_args(argv)
     if args.command == "make":
         make_corpus(args.folder, args.records, jobs=args.jobs, invalid_every=args.invalid_every)
         return 0
     if args.folder is not None:
-        return bench(record_files([args.folder]), args.runs, args.jobs)
+        return bench(record_files([args.folder])[: args.limit], args.runs, args.jobs)
     with tempfile.TemporaryDirectory() as tmp:
         make_corpus(Path(tmp), args.records, jobs=args.jobs, invalid_every=50)
         return bench(record_files([tmp]), args.runs, args.jobs)

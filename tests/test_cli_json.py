@@ -53,6 +53,27 @@ def test_validate(tmp_path: Path) -> None:
     assert verdicts == [validate_file(path).to_dict() for path in paths]
 
 
+def test_stats() -> None:
+    done = gnoming("stats", "--json", "--jobs", "1", "examples")
+    assert done.returncode == 0, done.stderr
+    (summary,) = documents("gnoming stats", done.stdout)
+    assert (summary["games"], summary["valid"]) == (25, 5)
+    assert summary["invalid_by_code"]["cannot-bounce"] == 1
+
+
+def test_impact_of_games_and_of_a_corpus() -> None:
+    done = gnoming("impact", "standard", "standard", "--json", "--games", "2", "--players", "3")
+    assert done.returncode == 0, done.stderr
+    (same,) = documents("gnoming impact", done.stdout)
+    assert same["games"] == 2 and same["changes"] is None
+    assert {d["difference"] for d in same["differences"]} == {0}
+    done = gnoming(
+        "impact", "standard", "no-bounce", "--json", "--jobs", "1", "--corpus", "examples"
+    )
+    (replayed,) = documents("gnoming impact", done.stdout)
+    assert replayed["records"] == 25 and replayed["changes"] is not None
+
+
 def test_play_to_a_file_and_to_standard_output(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
     done = gnoming("play", "--json", "--players", "3", "--seed", "7", "--out", str(out))

@@ -21,12 +21,14 @@ from .command import Command, UsageError
 from .output import Output
 
 COMMANDS: Final = (
+    "impact",
     "play",
     "replay",
     "ruleset",
     "rulesets",
     "score",
     "show",
+    "stats",
     "validate",
 )
 """The command modules of :mod:`gnoming_rules.cli`, in the order ``gnoming --help`` lists them."""

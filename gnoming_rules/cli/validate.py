@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -13,7 +15,17 @@ from .command import Command, UsageError, positive
 from .output import Output
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from ..referee.batch import FileReport
+    from .progress import Progress
+
+LOCAL: Final = "local"
+"""What ``--dask`` without an address means: a local cluster."""
+
+ADDRESS: Final = re.compile(r"^(\w+://)?[\w.\-\[\]:]+:\d+$")
+"""A scheduler address (``tcp://host:8786``, ``host:8786``); any other word after
+``--dask`` is the first file, as in ``gnoming validate --dask FOLDER``."""
 
 PROGRESS_FROM: Final = 50
 """A terminal shows a progress bar when at least this many files are validated."""
@@ -42,7 +54,7 @@ class VerdictDocument(TypedDict):
 
 def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "paths", nargs="+", metavar="FILE", help="record files or folders; - reads standard input"
+        "paths", nargs="*", metavar="FILE", help="record files or folders; - reads standard input"
     )
     parser.add_argument(
         "--ruleset",
@@ -59,6 +71,16 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "at most one per file)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures")
+    parser.add_argument(
+        "--dask",
+        nargs="?",
+        const=LOCAL,
+        default=None,
+        metavar="ADDRESS",
+        help="check the files on a Dask cluster: with no ADDRESS a local one of --jobs "
+        "worker processes (default 2), else the scheduler at ADDRESS (tcp://host:8786); "
+        "needs the dask extra",
+    )
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
@@ -66,19 +88,21 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
     if args.ruleset is not None:
         load_ruleset(args.ruleset)  # a bad --ruleset is one error, not one per file
+    address = None if args.dask is None else _dask_address(args)
+    if not args.paths:  # nargs="*", so that --dask may come before the files
+        raise UsageError("the following arguments are required: FILE (see gnoming validate --help)")
     files = record_files(args.paths)
     if not files:
         raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
     counts = [0, 0, 0]
     progress = out.progress(len(files)) if len(files) >= PROGRESS_FROM else None
-    for report in check_files(files, jobs=args.jobs, ruleset=args.ruleset, as_json=out.json):
-        counts[report.status] += 1
-        if progress is not None:
-            progress.clear()
-        if out.json or not (args.quiet and report.status == 0):
-            out.line(_coloured(report, out), flush=progress is not None)
-        if progress is not None:
-            progress.update(sum(counts))
+    with contextlib.ExitStack() as stack:
+        if args.dask is None:
+            reports = check_files(files, jobs=args.jobs, ruleset=args.ruleset, as_json=out.json)
+        else:
+            reports = _on_dask(args, address, stack, files, out.json)
+        for report in reports:
+            _print(report, counts, progress, args, out)
     if progress is not None:
         progress.clear()
     if len(files) > 1 or any(Path(path).is_dir() for path in args.paths):
@@ -86,6 +110,53 @@ def run(args: argparse.Namespace, out: Output) -> int:
         summary = f"{count}: {counts[0]} valid, {counts[1]} invalid, {counts[2]} unreadable"
         out.line(summary, err=out.json)
     return 2 if counts[2] else 1 if counts[1] else 0
+
+
+def _dask_address(args: argparse.Namespace) -> str | None:
+    """The scheduler's address, or ``None`` for a local cluster; a word after ``--dask``
+    that is no address is taken back as the first file."""
+    if args.dask == LOCAL:
+        return None
+    if ADDRESS.match(args.dask):
+        if args.jobs is not None:
+            raise UsageError(
+                "--jobs counts the workers of a local cluster: with a scheduler's ADDRESS, "
+                "its own workers do the work"
+            )
+        return str(args.dask)
+    args.paths.insert(0, args.dask)
+    return None
+
+
+def _on_dask(
+    args: argparse.Namespace,
+    address: str | None,
+    stack: contextlib.ExitStack,
+    files: list[Path],
+    as_json: bool,
+) -> Iterator[FileReport]:
+    """The reports from a Dask cluster that ``stack`` closes after the run."""
+    from ..corpus.distributed import DaskValidator
+
+    validator = stack.enter_context(DaskValidator(address, workers=args.jobs or 2))
+    return validator.check_files(files, ruleset=args.ruleset, as_json=as_json)
+
+
+def _print(
+    report: FileReport,
+    counts: list[int],
+    progress: Progress | None,
+    args: argparse.Namespace,
+    out: Output,
+) -> None:
+    """Print one file's report (and keep the progress bar below it)."""
+    counts[report.status] += 1
+    if progress is not None:
+        progress.clear()
+    if out.json or not (args.quiet and report.status == 0):
+        out.line(_coloured(report, out), flush=progress is not None)
+    if progress is not None:
+        progress.update(sum(counts))
 
 
 _STATUS_STYLE: Final = ((": valid", "green"), (": INVALID", "red"), (": NOT PLAYABLE", "yellow"))

@@ -29,8 +29,8 @@ _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.92em; }
-th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
-th { background: #f3f6f3; } td:first-child, th:first-child { text-align: left; }
+th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: left; }
+th { background: #f3f6f3; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #555; }
 img { max-width: 100%; height: auto; }
 """
@@ -61,7 +61,13 @@ def page(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
             out += [f"<th>{html.escape(name)}</th>" for name in header]
             out.append("</tr></thead><tbody>")
             for row in rows:
-                out.append("<tr>" + "".join(f"<td>{_cell(value)}</td>" for value in row) + "</tr>")
+                cells = "".join(
+                    f'<td class="n">{_cell(value)}</td>'
+                    if isinstance(value, int | float)
+                    else f"<td>{_cell(value)}</td>"
+                    for value in row
+                )
+                out.append(f"<tr>{cells}</tr>")
             out.append("</tbody></table>")
         for caption, png in section.plots:
             data = base64.b64encode(png).decode("ascii")

@@ -2,7 +2,7 @@
 
 **Paired games.** Game ``i`` is played twice by the same bots, once under A and once
 under B, from the same seed. Its randomness comes from separate streams named by the
-seed: the first player, each round's deal, each round's reshuffles, each seat's bot. So
+seed: the first player, each round's deal, each round's reshuffles, the bots' choices. So
 when the two rulesets have the same deck, round ``r`` is dealt the same cards under both
 (however differently the earlier rounds went), and each bot draws the same random
 numbers; with different decks only the seeds are shared. Each statistic is compared game
@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..core.cards import Face, face_text
 from ..core.engine import apply, new_game, sample_chance
 from ..core.errors import GnomingError
 from ..core.moves import Move
@@ -88,11 +89,14 @@ def _choose(bot: Bot, ruleset: Ruleset, state: State) -> Move:
 
 
 def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKind]) -> GameEvents:
-    """One game of the pair under ``ruleset``: seat ``s`` is played by ``bots[s % len]``."""
+    """One game of the pair under ``ruleset``: seat ``s`` is played by ``bots[s % len]``.
+
+    Seats of one kind share one bot, as in :func:`~gnoming_rules.play.bots.play_game` (a
+    greedy bot grows impatient with the turns of the whole table, not its own only).
+    """
     first = _stream(seed, "first").randrange(players)
-    seats = [
-        make_bot(bots[seat % len(bots)], _stream(seed, "bot", seat)) for seat in range(players)
-    ]
+    shared = {kind: make_bot(kind, _stream(seed, "bot", kind)) for kind in dict.fromkeys(bots)}
+    seats = [shared[bots[seat % len(bots)]] for seat in range(players)]
     log = EventLog()
     state = new_game(ruleset, players, first)
     reshuffles: random.Random | None = None
@@ -364,10 +368,16 @@ def _change(
         if index < len(seen_a.layouts) and index < len(seen_b.layouts):
             layout_a = seen_a.layouts[index][seat]
             layout_b = seen_b.layouts[index][seat]
-            text_a = str(score_breakdown(rules_a, layout_a)).replace("\n", " ")
-            text_b = str(score_breakdown(rules_b, layout_b)).replace("\n", " ")
-            if text_a != text_b:
-                why += f"; layout under A: {text_a}; under B: {text_b}"
+            if layout_a == layout_b:
+                why += (
+                    f"; its layout {_layout_text(rules_a, layout_a)} scores "
+                    f"{_scored(rules_a, layout_a)} under A, {_scored(rules_b, layout_b)} under B"
+                )
+            else:
+                why += (
+                    f"; its layout is {_layout_text(rules_a, layout_a)} under A, "
+                    f"{_layout_text(rules_b, layout_b)} under B"
+                )
         if verdict_a.winners != verdict_b.winners:
             why += f"; winners {list(verdict_a.winners)} under A, {list(verdict_b.winners)} under B"
         return Change(path, "result", why, "scores")
@@ -376,6 +386,21 @@ def _change(
         "result",
         f"winners {list(verdict_a.winners)} under A, {list(verdict_b.winners)} under B",
     )
+
+
+def _layout_text(ruleset: Ruleset, layout: Sequence[Face]) -> str:
+    """``5 5 M / 3 -2 9 / 5 H 1``: a layout row by row."""
+    cols = ruleset.layout.cols
+    rows = [layout[start : start + cols] for start in range(0, len(layout), cols)]
+    return " / ".join(" ".join(face_text(card) for card in row) for row in rows)
+
+
+def _scored(ruleset: Ruleset, layout: Sequence[Face]) -> str:
+    """``-3 (row 0 of 5s; wild: slot 2)``: a layout's score (8.2 to 8.5) and its sets."""
+    breakdown = score_breakdown(ruleset, layout)
+    sets = ", ".join(f"{line.name} of {line.value}s" for line in breakdown.sets) or "no set"
+    wild = "" if not breakdown.wild else "; wild: slot " + ", ".join(map(str, breakdown.wild))
+    return f"{breakdown.total} ({sets}{wild})"
 
 
 def replay_corpus(

@@ -20,7 +20,7 @@ METRIC_LABELS = {
     "first_player_wins": "first player's share of the win",
 }
 
-CHANGES_SHOWN = 500
+CHANGES_SHOWN = 200
 """Changed records listed in the report (all of them are in --json)."""
 
 METHOD = (
@@ -40,8 +40,6 @@ def impact_page(
 ) -> str:
     """The report as one self-contained HTML page."""
     sections = []
-    if replayed is not None:
-        sections.append(_changes(replayed))
     table = Section("What changes", [METHOD])
     rows: list[Sequence[Cell]] = [
         (
@@ -96,6 +94,8 @@ def impact_page(
             )
         )
     sections.append(table)
+    if replayed is not None:
+        sections.append(_changes(replayed))
     if pairs:
         sections.append(length)
     return page(title, intro, sections)
