@@ -115,9 +115,10 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
     """An inline ruleset ``{"extends": "standard", ...}`` whose overrides always load.
 
     Each rule group is overridden or left standard at random: toggles, grid sizes (2 to 5
-    rows and columns), player bounds (2 to 8), rounds, mulligan limits and values, and
-    decks of other compositions. The deck is sized to deal to ``players.max`` seats, with
-    a random surplus that decides how soon the draw pile runs out.
+    rows and columns), player bounds (2 to 8), rounds, discard piles (1 to 4), mulligan
+    limits and values, and decks of other compositions. The deck is sized to deal to
+    ``players.max`` seats and start the piles, with a random surplus that decides how soon
+    the draw pile runs out.
     """
     standard = standard_ruleset()
     patch: dict[str, Any] = {"extends": "standard"}
@@ -151,8 +152,9 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
             "penalty": draw(st.integers(0, 10)),
             "ties_count_as_lowest": draw(st.booleans()),
         }
+    piles = draw(st.sampled_from([2, 2, 1, 3, 4]))
     hazards, mulligans = standard.deck.hazards, standard.deck.mulligans
-    needed_without_hazards = high * rows * cols + 2
+    needed_without_hazards = high * rows * cols + piles
     own_deck = draw(st.booleans()) or (standard.deck.size < needed_without_hazards + hazards)
     if own_deck:
         hazards = draw(st.integers(0, 6))
@@ -177,6 +179,8 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
             patch["discard"] = {"taken_must_be_played": False}
     if "discard" not in patch and draw(st.booleans()):
         patch["discard"] = {"taken_must_be_played": draw(st.booleans())}
+    if piles != 2:
+        patch["discard"] = {**patch.get("discard", {}), "piles": piles}
     return patch
 
 
@@ -521,17 +525,17 @@ def candidate_moves(ruleset: Ruleset, state: State) -> list[Move]:
     """Moves worth trying in ``state``: every action by every seat into every slot and pile.
 
     Seats run one beyond the table on both sides, slots one beyond the layout, piles over
-    ``None, 0, 1`` and the non-piles ``-1, 2``; a few fields have the wrong type (``True``,
-    ``1.0``, ``"0"``, ``None``). Chance events are added too: a correct deal and two wrong
-    ones; when a discard pile holds cards, the reshuffle of the cards below the tops (the
-    due one, if a reshuffle is due) and two wrong ones. The legal moves of ``state`` are
-    all among them.
+    ``None`` and every pile, and the non-piles ``-1`` and one past the last; a few fields
+    have the wrong type (``True``, ``1.0``, ``"0"``, ``None``). Chance events are added
+    too: a correct deal and two wrong ones; when a discard pile holds cards, the reshuffle
+    of the cards below the tops (the due one, if a reshuffle is due) and two wrong ones.
+    The legal moves of ``state`` are all among them.
     """
     rules = ruleset.compiled
     players = state.players
     seats = range(-1, players + 1)
     slots = range(-1, rules.slots + 1)
-    piles: tuple[int | None, ...] = (None, 0, 1, -1, 2)
+    piles: tuple[int | None, ...] = (None, *range(rules.piles), -1, rules.piles)
     moves: list[Move] = []
     for seat in seats:
         for slot in slots:

@@ -32,6 +32,7 @@ from gnoming_rules import (
     State,
 )
 from gnoming_rules.core.engine import ENGINE_CODES
+from gnoming_rules.core.state import below_tops
 from gnoming_rules.testing import candidate_moves
 
 DECK_CONSERVATION: Final = "deck-conservation"
@@ -358,7 +359,7 @@ class Watch:
         if isinstance(move, Deal):
             return state.phase is Phase.DEAL and Counter(move.cards) == deck_of(self.ruleset)
         if isinstance(move, Reshuffle):
-            below = [*state.discard_piles[0][:-1], *state.discard_piles[1][:-1]]
+            below = below_tops(state.discard_piles)
             return state.phase is Phase.RESHUFFLE and Counter(move.cards) == Counter(below)
         return move_key(move) in legal
 

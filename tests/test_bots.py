@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from strategies import GameSetup, game_setups, move_cap, ruleset_overrides, rulesets
 
 import gnoming_rules as gr
+from gnoming_rules.core.state import below_tops
 from gnoming_rules.play import bots
 from gnoming_rules.play.bots import GreedyBot, RandomBot, average_card, estimate, play_game
 
@@ -162,7 +163,7 @@ def round_never_ends(rules: gr.Ruleset, state: gr.State, limit: int = 20_000) ->
             return False
         if current.phase is gr.Phase.RESHUFFLE:
             piles = current.discard_piles
-            below = [*piles[0][:-1], *piles[1][:-1]]
+            below = below_tops(piles)
             if len(below) > 7:
                 return False
             nexts: list[gr.Move] = [gr.Reshuffle(order) for order in set(permutations(below))]

@@ -295,7 +295,8 @@ def test_house_rules_guide_lists_every_field_with_its_standard_value() -> None:
     text = text[: text.index("\n## ")]
     rows = re.findall(r"^\| `([\w.]+)` \| ([^|]+) \|", text, flags=re.MULTILINE)
     table = {field: cell.strip() for field, cell in rows}
-    standard = leaf_fields(gr.load_ruleset("standard").rules_dict())
+    fields = gr.load_ruleset("standard").model_dump(mode="json", exclude={"name", "description"})
+    standard = leaf_fields(fields)  # rules_dict() leaves discard.piles out at its default
     assert set(standard) | {"name", "description", "extends"} == set(table)
     for field, value in standard.items():
         cell = table[field]

@@ -18,6 +18,7 @@ from gnoming_rules.formats.record import (
     read_record,
     write_record,
 )
+from gnoming_rules.referee.validate import validate_record
 
 
 def record_data(moves: list[Any], **top: Any) -> dict[str, Any]:
@@ -61,6 +62,16 @@ def test_a_record_parses_into_models_with_moves_as_checked_dicts() -> None:
     assert record.result is not None and record.result.winners == [0]
 
 
+def test_a_pile_past_the_rulesets_last_is_found_by_the_validator_not_the_reader() -> None:
+    """The reader cannot know how many piles the ruleset has (RULES 3.3): pile 2 is read,
+    and the validator refuses it under the two-pile standard rules, at that move."""
+    data = record_data([{"action": "draw", "player": 0, "source": "discard", "pile": 2}])
+    verdict = validate_record(parse_record(json.dumps(data)))
+    assert verdict.error is not None
+    assert (verdict.error.code, verdict.error.round, verdict.error.move) == ("bad-record", 0, 0)
+    assert verdict.error.message == "rounds[0].moves[0].pile: must be 0 or 1, got 2"
+
+
 @pytest.mark.parametrize(
     ("move", "path", "words"),
     [
@@ -75,9 +86,8 @@ def test_a_record_parses_into_models_with_moves_as_checked_dicts() -> None:
         ({"action": "jump", "player": 0}, ".action", 'unknown action "jump"'),
         ({"player": 0}, ".action", "missing field"),
         ({"action": "draw", "player": 0, "source": "hand"}, ".source", "'deck' or 'discard'"),
-        ({"action": "draw", "player": 0, "source": "discard", "pile": 2}, ".pile", "0 or 1"),
         ({"action": "draw", "player": 0, "source": "discard", "pile": True}, ".pile", "integer"),
-        ({"action": "discard", "player": 0, "pile": -1}, ".pile", "0 or 1"),
+        ({"action": "discard", "player": 0, "pile": -1}, ".pile", "a discard pile (0, 1"),
         ({"action": "reshuffle", "cards": [1, 0]}, ".cards[1]", "not a card"),
         ([1, 2], "", "must be a mapping"),
     ],

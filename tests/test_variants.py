@@ -9,6 +9,7 @@ discard piles 0 and 1, and 29 is the top of the draw pile. Setup reveals slots 0
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ import yaml
 from variant_play import after_setup, eager, passive, play_until, random_game
 
 import gnoming_rules as gr
+from gnoming_rules.formats.record import dump_record, parse_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee.validate import validate_record
 
 STANDARD = gr.load_ruleset("standard")
 VARIANTS = [
@@ -26,6 +30,7 @@ VARIANTS = [
     "quick",
     "big-grid",
     "end-on-empty-deck",
+    "one-pile",
 ]
 SEAT_1 = [1, 2, 3, 4, 6, 7, 8, 9, 10]
 SEAT_2 = [10, 9, 8, 7, 6, 4, 3, 2, 1]
@@ -439,3 +444,56 @@ def test_a_layout_turned_up_by_a_flip_goes_out_at_the_end_of_its_owners_turn() -
     state = gr.apply(rules, state, gr.Draw(1))
     state = gr.apply(rules, state, gr.Discard(1, 0))
     assert state.went_out == 1
+
+
+# --- one-pile: the number of discard piles is a toggle (RULES 3.3) ------------------------------
+
+
+ONE_PILE = gr.load_ruleset("one-pile")
+
+
+def test_one_pile_starts_a_single_discard_pile_and_keeps_the_standard_rules_otherwise() -> None:
+    assert ONE_PILE.discard.piles == 1 and STANDARD.discard.piles == 2
+    assert ONE_PILE.rules_dict() == STANDARD.rules_dict() | {
+        "discard": {"piles": 1, "taken_must_be_played": True}
+    }
+    state = after_setup(ONE_PILE, 3, table([*SEAT_2], (H, 5), 7))
+    assert state.discard_piles == ((5,),) and state.removed == (H,)  # a hazard is skipped (3.3)
+    assert state.draw_pile[0] == 7
+
+
+def test_one_pile_draws_and_discards_name_pile_0_only() -> None:
+    state = after_setup(ONE_PILE, 3, table([*SEAT_2], (5, 9), 7))
+    assert state.discard_piles == ((5,),) and state.draw_pile[0] == 9
+    assert gr.legal_moves(ONE_PILE, state) == (gr.Draw(0), gr.Draw(0, 0))
+    refusal = gr.explain(ONE_PILE, state, gr.Draw(0, 1))
+    assert refusal is not None and refusal.code == "bad-pile"
+    assert refusal.message == "pile 1 does not exist (0)"
+    state = gr.apply(ONE_PILE, state, gr.Draw(0))
+    discards = [move for move in gr.legal_moves(ONE_PILE, state) if isinstance(move, gr.Discard)]
+    assert discards == [gr.Discard(0, 0)]
+    state = gr.apply(ONE_PILE, state, gr.Discard(0, 0))
+    assert state.discard_piles == ((5, 9),)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_one_pile_games_play_to_the_end_and_validate(seed: int) -> None:
+    record, final = play_game(ONE_PILE, 3 + seed % 4, seed=seed, ruleset_ref="one-pile")
+    assert final.is_over and all(len(pile) <= 1 for pile in final.discard_piles[1:])
+    assert {entry.get("pile") for round_ in record.rounds for entry in round_.moves} <= {None, 0}
+    verdict = validate_record(record)
+    assert verdict.valid and verdict.complete, verdict.to_json()
+    assert verdict.totals == final.totals
+
+
+def test_a_record_naming_pile_1_under_one_pile_is_a_bad_record() -> None:
+    record, _ = play_game(ONE_PILE, 3, seed=1, ruleset_ref="one-pile")
+    data = json.loads(dump_record(record))
+    moves = data["rounds"][0]["moves"]
+    index = next(i for i, entry in enumerate(moves) if entry.get("pile") == 0)
+    moves[index]["pile"] = 1
+    verdict = validate_record(parse_record(json.dumps(data)))
+    assert verdict.error is not None
+    assert (verdict.error.code, verdict.error.round, verdict.error.move) == ("bad-record", 0, index)
+    assert verdict.error.message == f"rounds[0].moves[{index}].pile: must be 0, got 1"
+    assert validate_record(parse_record(dump_record(play_game(STANDARD, 3, seed=1)[0]))).valid

@@ -43,8 +43,9 @@ class CompiledRules:
     deck_counts: Counter[Face]
     min_players: int
     max_players: int
-    state_shapes: frozenset[tuple[int, int]]
-    """``(seats, cards per layout)`` of the states this ruleset makes (0 cards before a deal)."""
+    state_shapes: frozenset[tuple[int, int, int]]
+    """``(seats, cards per layout, discard piles)`` of the states this ruleset makes (0 cards
+    before a deal)."""
     rounds: int
     rotate_first_player: bool
     face_up_at_start: int

@@ -37,6 +37,7 @@ from .moves import (
     PlayerMove,
     Reshuffle,
     Reveal,
+    piles_text,
 )
 from .ruleset import Ruleset
 from .scoring import layout_score
@@ -86,9 +87,7 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     handler = HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
-    rules = ruleset.compiled
-    if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
-        _refuse_foreign_state(rules, state)
+    rules = _rules_of(ruleset, state)
     return handler(rules, state, move)
 
 
@@ -103,9 +102,7 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
     """
     if not isinstance(state, State):  # a seat's observation: decide on its stand-in
         state = state.decision_state()
-    rules = ruleset.compiled
-    if (len(state.face_up), len(state.cards[0])) not in rules.state_shapes:
-        _refuse_foreign_state(rules, state)
+    rules = _rules_of(ruleset, state)
     phase = state.phase
     if phase is _DRAW:
         sources = _filled_piles(state.discard_piles)
@@ -213,12 +210,25 @@ def _remember(
     return moves
 
 
+def _rules_of(ruleset: Ruleset, state: State) -> CompiledRules:
+    """``ruleset``'s compiled view, once ``state`` is known to be one of its states."""
+    rules = ruleset.compiled
+    if (len(state.face_up), len(state.cards[0]), len(state.discard_piles)) not in (
+        rules.state_shapes
+    ):
+        _refuse_foreign_state(rules, state)
+    return rules
+
+
 def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
-    """Refuse a state that another ruleset made (other seat bounds or layout size): its
-    slots and seats would index this ruleset's tables wrongly. Raises ``state-mismatch``."""
-    players, size = len(state.face_up), len(state.cards[0])
+    """Refuse a state that another ruleset made (other seat bounds, layout size or number of
+    discard piles): its slots, seats and piles would index this ruleset's tables wrongly.
+    Raises ``state-mismatch``."""
+    players, size, piles = len(state.face_up), len(state.cards[0]), len(state.discard_piles)
     if size and size != rules.slots:
         problem = f"its layouts have {size} cards, this ruleset's have {rules.slots}"
+    elif piles != rules.piles:
+        problem = f"it has {piles} discard piles, this ruleset has {rules.piles}"
     else:
         problem = (
             f"it has {players} seats, this ruleset seats {rules.min_players} to {rules.max_players}"
@@ -256,12 +266,6 @@ def _discard_variant(
         return 0
     every = (1 << rules.piles) - 1
     return every & ~_filled_piles(piles) or every
-
-
-def _piles_text(rules: CompiledRules) -> str:
-    """``0 or 1``; ``0``; ``0 to 3``: the piles that exist."""
-    last = rules.piles - 1
-    return "0" if not last else "0 or 1" if last == 1 else f"0 to {last}"
 
 
 def _bounce_block(rules: CompiledRules, state: State) -> str | None:
@@ -423,7 +427,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         )  # fmt: skip
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise IllegalMove(
-            "bad-pile", "4.1", f"pile {quoted(pile)} does not exist ({_piles_text(rules)})"
+            "bad-pile", "4.1", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     source = piles[pile]
     if not source:
@@ -529,7 +533,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise IllegalMove(
-            "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({_piles_text(rules)})"
+            "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     if piles[pile] and not all(piles):
         empty = [index for index, other in enumerate(piles) if not other]
@@ -635,6 +639,10 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
     )
 
 
+_FACE_TYPES: Final = frozenset({int, str})
+"""The types of card faces: a sequence of only these counts as faces do (no ``True`` for 1)."""
+
+
 def _check_same_cards(
     cards: Sequence[object],
     expected: Counter[Face],
@@ -649,6 +657,10 @@ def _check_same_cards(
         plain = cards is None or isinstance(cards, (int, float, str))
         shown = repr(cards)[:40] if plain else f"a {type(cards).__name__}"
         raise IllegalMove(code, rule, f"{what} must be a list of cards, got {shown}")
+    if set(map(type, cards)) <= _FACE_TYPES:  # then counting them is safe: the common case
+        got = Counter(cards)
+        if got == expected:
+            return
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):
@@ -714,7 +726,9 @@ def _finish_turn(
     if went_out is None and face_up[seat] == rules.full_mask:
         went_out = seat
     following = (seat + 1) % len(face_up)
-    if (went_out is not None and following == went_out) or _nothing_to_draw(rules, deck, piles):
+    if (went_out is not None and following == went_out) or (
+        not deck and _nothing_to_draw(rules, deck, piles)
+    ):
         ended = state._replace(face_up=face_up, discard_piles=piles, removed=removed)
         return _end_round(rules, ended, went_out)
     return _new(

@@ -39,6 +39,7 @@ from .moves import (
     PlayerMove,
     Reshuffle,
     Reveal,
+    piles_text,
 )
 from .state import State
 
@@ -123,10 +124,12 @@ CLAIM_VERBS: Final[dict[type, str]] = {
 
 
 class MoveTable(Protocol):
-    """Shared move values to hand out instead of building new ones (a ruleset's compiled
-    view is one): ``moves[seat][slot]`` per action, ``draws[seat]`` and ``discards[seat]``
-    as ``(pile 0, pile 1, ..., no pile)``."""
+    """A ruleset's discard piles and the shared move values to hand out instead of building
+    new ones (its compiled view is one): ``slot_moves[action][seat][slot]``, and
+    ``draw_moves[seat]`` and ``discard_moves[seat]`` as ``(pile 0, pile 1, ..., no pile)``."""
 
+    @property
+    def piles(self) -> int: ...
     @property
     def slot_moves(self) -> Mapping[str, tuple[tuple[PlayerMove, ...], ...]]: ...
     @property
@@ -135,14 +138,17 @@ class MoveTable(Protocol):
     def discard_moves(self) -> tuple[tuple[Discard, ...], ...]: ...
 
 
-def move_from_entry(entry: Mapping[str, Any], players: int | None = None) -> PlayerMove | Reshuffle:
-    """The engine's move for a record entry; ``players``, when given, bounds ``player``.
+def move_from_entry(
+    entry: Mapping[str, Any], players: int | None = None, *, piles: int = 2
+) -> PlayerMove | Reshuffle:
+    """The engine's move for a record entry; ``players``, when given, bounds ``player``, and
+    ``piles`` (the ruleset's discard piles) bounds ``pile``.
 
     Raises :class:`~gnoming_rules.core.errors.RecordError` (``bad-record``) naming the field
     when the entry is not a move entry of RECORD.md.
     """
-    _check_form(entry, players)
-    read = read_entry(entry, players if players is not None else _ANY_SEAT)
+    _check_form(entry, players, piles)
+    read = read_entry(entry, players if players is not None else _ANY_SEAT, piles=piles)
     if isinstance(read, Malformed):
         raise RecordError("bad-record", f"{read.field}: {read.message}")
     return read[0]
@@ -160,14 +166,19 @@ class Malformed(NamedTuple):
 
 
 def read_entry(
-    entry: Mapping[str, Any], players: int, table: MoveTable | None = None
+    entry: Mapping[str, Any],
+    players: int,
+    table: MoveTable | None = None,
+    *,
+    piles: int | None = None,
 ) -> tuple[PlayerMove | Reshuffle, Face | None] | Malformed:
     """``(move, claimed card)`` for an entry whose form is checked (the record's schema or
     :func:`move_from_entry` did it), or :class:`Malformed` when it names a seat that does not
-    exist (``players`` seats) or a draw's ``pile`` does not fit its ``source``.
+    exist (``players`` seats), a pile that does not (``piles``, else the table's, else 2), or
+    a draw's ``pile`` does not fit its ``source``.
 
-    ``table`` supplies shared move values (a ruleset's compiled view); without one, new
-    ones are built.
+    ``table`` supplies shared move values and the number of piles (a ruleset's compiled
+    view); without one, new moves are built.
     """
     action = entry["action"]
     if action == "reshuffle":
@@ -175,13 +186,20 @@ def read_entry(
     player = entry["player"]
     if player >= players:
         return Malformed("player", f"seat {player} does not exist ({seats_text(players)})")
+    pile = entry.get("pile")
+    if pile is not None:
+        count = piles if piles is not None else table.piles if table is not None else 2
+        if pile >= count:
+            return Malformed("pile", f"must be {piles_text(count)}, got {pile}")
     if action == "draw":
-        pile = entry.get("pile")
         if entry["source"] == "deck":
             if pile is not None:
                 return Malformed("pile", "a draw from the deck names no pile")
         elif pile is None:
-            return Malformed("pile", "a draw from the discard must name its pile, 0 or 1")
+            count = piles if piles is not None else table.piles if table is not None else 2
+            return Malformed(
+                "pile", f"a draw from the discard must name its pile, {piles_text(count)}"
+            )
         if table is not None and player < len(table.draw_moves):
             draws = table.draw_moves[player]
             index = len(draws) - 1 if pile is None else pile
@@ -189,7 +207,6 @@ def read_entry(
                 return draws[index], entry.get("card")
         return Draw(player, pile), entry.get("card")
     if action == "discard":
-        pile = entry.get("pile")
         if table is not None and player < len(table.discard_moves):
             discards = table.discard_moves[player]
             index = len(discards) - 1 if pile is None else pile
@@ -209,7 +226,7 @@ def seats_text(players: int) -> str:
     return f"{players} players: seats 0 to {players - 1}" if players > 1 else "1 player: seat 0"
 
 
-def _check_form(entry: object, players: int | None) -> None:
+def _check_form(entry: object, players: int | None, piles: int) -> None:
     """Refuse an entry that is not of RECORD.md's form (``bad-record`` naming the field)."""
     read = FieldReader(lambda message: RecordError("bad-record", message))
     if not isinstance(entry, Mapping):
@@ -227,8 +244,8 @@ def _check_form(entry: object, players: int | None) -> None:
     read.optional_face(entry.get("card"), "card")
     if action == "draw":
         read.choice(entry["source"], "source", ("deck", "discard"))
-        read.optional_integer(entry.get("pile"), "pile", 0, 1)
+        read.optional_integer(entry.get("pile"), "pile", 0, piles - 1)
     elif action == "discard":
-        read.optional_integer(entry.get("pile"), "pile", 0, 1)
+        read.optional_integer(entry.get("pile"), "pile", 0, piles - 1)
     else:
         read.integer(entry["slot"], "slot")

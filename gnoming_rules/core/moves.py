@@ -28,7 +28,7 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """``player`` draws from the draw pile (``pile=None``) or discard ``pile`` 0 or 1 (4.1)."""
+    """``player`` draws from the draw pile (``pile=None``) or discard ``pile`` 0, 1, ... (4.1)."""
 
     action: ClassVar[str] = "draw"
     player: int
@@ -123,6 +123,12 @@ Move: TypeAlias = PlayerMove | ChanceEvent
 """Anything :func:`gnoming_rules.apply` takes."""
 
 PLAYER_MOVE_TYPES: tuple[type[PlayerMove], ...] = (Reveal, Draw, Place, Bounce, Discard, Flip)
+
+
+def piles_text(piles: int) -> str:
+    """The discard piles that exist, as a message names them: ``0 or 1``, ``0``, ``0 to 3``."""
+    last = piles - 1
+    return "0" if not last else "0 or 1" if last == 1 else f"0 to {last}"
 
 
 __all__ = [

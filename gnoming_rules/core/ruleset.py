@@ -136,9 +136,21 @@ class Layout(_Model):
     )
 
 
-class DiscardRules(_Model):
-    """Discarding (RULES 4.4-4.5)."""
+MAX_PILES = 4
+"""Most discard piles a ruleset may have (RULES 3.3)."""
+DEFAULT_PILES = 2
+"""Discard piles when a ruleset does not say (RULES 3.3)."""
 
+
+class DiscardRules(_Model):
+    """The discard piles and discarding (RULES 3.3, 4.4-4.5)."""
+
+    piles: int = Field(
+        default=DEFAULT_PILES,
+        ge=1,
+        le=MAX_PILES,
+        description="Discard piles, 1 to 4 (3.3); classic Golf plays with one.",
+    )
     taken_must_be_played: bool = Field(
         description="A card taken from a discard pile must be played, not discarded back (4.5)."
     )
@@ -217,14 +229,15 @@ class Ruleset(_Model):
                 f"layout.face_up_at_start: {self.layout.face_up_at_start} is more than the "
                 f"{slots} cards of a {self.layout.rows}x{self.layout.cols} layout"
             )
-        spare = 2 + self.deck.hazards
+        piles = self.discard.piles
+        spare = piles + self.deck.hazards
         needed = self.players.max * slots + spare
         if self.deck.size < needed:
             most = max(0, (self.deck.size - spare) // slots)
             raise ValueError(
                 f"deck: {self.deck.size} cards cannot deal a {self.layout.rows}x"
                 f"{self.layout.cols} layout ({slots} cards) to each of players.max = "
-                f"{self.players.max} players and start two discard piles: that needs {needed} "
+                f"{self.players.max} players and start {_piles_words(piles)}: that needs {needed} "
                 f"(counting {self.deck.hazards} hazards that may be set aside at the start); "
                 f"this deck deals to at most {most} players"
             )
@@ -265,8 +278,14 @@ class Ruleset(_Model):
         return self.layout.rows * self.layout.cols
 
     def rules_dict(self) -> dict[str, Any]:
-        """The rules as plain JSON data, without the ``name`` and ``description`` labels."""
-        return self.model_dump(mode="json", exclude={"name", "description"})
+        """The rules as plain JSON data, without the ``name`` and ``description`` labels.
+
+        ``discard.piles`` is left out at its default (2): the toggle came after rulesets
+        were hashed, and two piles are the rules those hashes name."""
+        data = self.model_dump(mode="json", exclude={"name", "description"})
+        if data["discard"]["piles"] == DEFAULT_PILES:
+            del data["discard"]["piles"]
+        return data
 
     def canonical_json(self) -> str:
         """The canonical JSON form hashed by :attr:`sha256` (sorted keys, no spaces, UTF-8)."""
@@ -295,7 +314,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         deck += [face] * copies
     deck += [HAZARD] * ruleset.deck.hazards
     deck += [MULLIGAN] * ruleset.deck.mulligans
-    piles = 2
+    piles = ruleset.discard.piles
     tables = move_tables(ruleset.players.max, slots, piles)
     seats = range(ruleset.players.min, ruleset.players.max + 1)
     return CompiledRules(
@@ -308,7 +327,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         deck_counts=Counter(deck),
         min_players=ruleset.players.min,
         max_players=ruleset.players.max,
-        state_shapes=frozenset((players, size) for players in seats for size in (0, slots)),
+        state_shapes=frozenset((players, size, piles) for players in seats for size in (0, slots)),
         rounds=ruleset.rounds,
         rotate_first_player=ruleset.first_player == "rotate",
         face_up_at_start=ruleset.layout.face_up_at_start,
@@ -331,6 +350,12 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         discard_options=tables[4],
         place_options=tables[5],
     )
+
+
+def _piles_words(piles: int) -> str:
+    """``two discard piles``, ``one discard pile``."""
+    words = {1: "one", 2: "two", 3: "three", 4: "four"}
+    return f"{words[piles]} discard pile{'s' if piles > 1 else ''}"
 
 
 def _dumped(value: object) -> object:

@@ -126,7 +126,15 @@ Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
 """Every integer of a record lies in the signed 64-bit range: a sane game never leaves it,
 and a larger one (YAML writes 0xfff... of any length) is refused at its field."""
 Seat = Annotated[int, Field(ge=0, le=INT64_MAX, description="A seat, 0 to players - 1.")]
-Pile = Annotated[int, Field(ge=0, le=1, description="A discard pile: 0 or 1.")]
+Pile = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=INT64_MAX,
+        description="A discard pile: 0 or 1 (0 to k - 1 under a ruleset with k piles).",
+    ),
+]
+"""Its upper bound is the ruleset's, checked when the move entry is read."""
 RulesetRef = Annotated[str | dict[str, Any], _RulesetRefSchema()]
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
@@ -514,8 +522,8 @@ def _message(error: ErrorDetails) -> str:
         return f"must be {context.get('expected', '?')}, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
         return f"must be 64 lowercase hex digits, got {quoted(given)}"
-    if kind in ("greater_than_equal", "less_than_equal") and error["loc"][-1:] == ("pile",):
-        return f"must be 0 or 1, got {quoted(given)}"
+    if kind == "greater_than_equal" and error["loc"][-1:] == ("pile",):
+        return f"must be a discard pile (0, 1, ...), got {quoted(given)}"
     if kind == "less_than_equal" and context.get("le") == INT64_MAX:
         return _OUT_OF_RANGE + quoted(given)
     if kind == "greater_than_equal" and context.get("ge") == INT64_MIN:

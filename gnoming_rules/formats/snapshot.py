@@ -27,7 +27,7 @@ from typing import Any, Final
 from ..core.cards import HIDDEN, Face, sorted_faces
 from ..core.errors import StateError
 from ..core.fields import FieldReader
-from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
+from ..core.ruleset import MAX_PILES, MAX_PLAYERS, MAX_ROUNDS, Ruleset
 from ..core.state import Phase, State
 
 STATE_FORMAT: Final = "gnoming-state/1"
@@ -109,7 +109,7 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
         draw_pile=read.faces(fields["draw_pile"], "draw_pile"),
         discard_piles=tuple(
             read.faces(pile, f"discard_piles[{index}]")
-            for index, pile in enumerate(read.items(fields["discard_piles"], "discard_piles", 2))
+            for index, pile in enumerate(_piles(read, fields["discard_piles"]))
         ),
         removed=read.faces(fields["removed"], "removed"),
         held=read.optional_face(fields["held"], "held"),
@@ -178,6 +178,14 @@ def _check_consistent(read: FieldReader, state: State, cards: str = "cards") -> 
         read.fail(pile, "a reshuffle is due only when the draw pile is empty")
 
 
+def _piles(read: FieldReader, value: object) -> Sequence[object]:
+    """The discard piles: one list per pile, 1 to :data:`MAX_PILES` of them."""
+    piles = read.items(value, "discard_piles")
+    if not 1 <= len(piles) <= MAX_PILES:
+        read.fail("discard_piles", f"must hold 1 to {MAX_PILES} piles, got {len(piles)}")
+    return piles
+
+
 def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = "cards") -> None:
     """The state can be one of a game under ``ruleset`` (``cards`` as for
     :func:`_check_consistent`)."""
@@ -192,6 +200,11 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
     if size and size != rules.slots:
         read.fail(
             f"{cards}[0]", f"has {size} cards; a {rules.rows}x{rules.cols} layout has {rules.slots}"
+        )
+    if len(state.discard_piles) != rules.piles:
+        read.fail(
+            "discard_piles",
+            f"{len(state.discard_piles)} piles, but the ruleset has {rules.piles} (RULES 3.3)",
         )
     if state.round > rules.rounds or (state.phase is Phase.OVER) != (state.round == rules.rounds):
         read.fail(

@@ -24,7 +24,7 @@ from ..core.errors import StateError
 from ..core.fields import FieldReader
 from ..core.ruleset import MAX_PLAYERS, MAX_ROUNDS, Ruleset
 from ..formats.snapshot import _PHASES as PHASES
-from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _mask, _slots
+from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _mask, _piles, _slots
 from .observation import Observation, _held_hidden, stand_in
 
 OBSERVATION_FORMAT: Final = "gnoming-observation/1"
@@ -94,7 +94,7 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
         draw_pile_size=read.integer(fields["draw_pile_size"], "draw_pile_size", 0),
         discard_piles=tuple(
             read.faces(pile, f"discard_piles[{index}]")
-            for index, pile in enumerate(read.items(fields["discard_piles"], "discard_piles", 2))
+            for index, pile in enumerate(_piles(read, fields["discard_piles"]))
         ),
         removed=read.faces(fields["removed"], "removed"),
         held=read.optional_face(fields["held"], "held"),
