@@ -99,7 +99,7 @@ def test_stepping_through_a_game_with_the_arrow_keys(browser: Any, tmp_path: Pat
     from selenium.webdriver.common.keys import Keys
 
     page = tmp_path / "demo.html"
-    replay = write_replay(EXAMPLES / "demo-game.json", page)
+    replay = write_replay(EXAMPLES / "demo-game.json", page).replay
     assert replay.record is not None and replay.ruleset is not None
     frames = record_frames(replay.record, replay, base_dir=EXAMPLES)
     browser.get(page.as_uri())
@@ -136,7 +136,7 @@ def test_a_refused_record_opens_at_the_refused_move(browser: Any, tmp_path: Path
     from selenium.webdriver.common.by import By
 
     page = tmp_path / "refused.html"
-    replay = write_replay(ILLEGAL / "mulligan-limit.json", page)
+    replay = write_replay(ILLEGAL / "mulligan-limit.json", page).replay
     error = replay.verdict.error
     assert error is not None and error.move is not None
     browser.get(page.as_uri())

@@ -198,6 +198,17 @@ def test_ruleset_diff() -> None:
     assert diff["old"]["sha256"] == gr.load_ruleset("standard").sha256
 
 
+def test_replay_a_valid_and_a_refused_record(tmp_path: Path) -> None:
+    for record, status in ((EXAMPLES / "tiny-game.json", 0), (ILLEGAL / "cannot-bounce.json", 1)):
+        page = tmp_path / f"{record.stem}.html"
+        done = gnoming("replay", "--json", str(record), "-o", str(page))
+        assert done.returncode == status, done.stderr
+        (written,) = documents("gnoming replay", done.stdout)
+        verdict = validate_file(record).to_dict()
+        assert written["valid"] == verdict["valid"] and written["error"] == verdict["error"]
+        assert written["bytes"] == page.stat().st_size and written["positions"] > 0
+
+
 def test_every_command_is_tested_here() -> None:
     tested = {
         name.removeprefix("test_").replace("_", " ")

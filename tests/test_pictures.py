@@ -184,3 +184,15 @@ def test_owed_flips_and_the_seat_to_move_are_marked() -> None:
     assert 'class="panel active"' in panels[first] and "to flip a card" in panels[first]
     for seat in rest:
         assert "owes a flip" in panels[seat]
+
+
+def test_a_card_nobody_knows_is_a_plain_back_and_leaves_its_layout_unscored() -> None:
+    """A public-information record's state holds the stand-in 0 where a card is unknown."""
+    rules = gr.load_ruleset("standard")
+    state = play_to(rules, 3, 4, Phase.DEAL)
+    unknown = (0, *state.cards[1][1:])
+    cards = (state.cards[0], unknown, state.cards[2])
+    svg = table_svg(rules, state._replace(cards=cards))
+    assert seat_uses(svg, 1)[0] == "cb"
+    panels = re.findall(r'<rect class="panel.*?</g>', svg)
+    assert "round score" not in panels[1] and "round score" in panels[0]

@@ -46,11 +46,14 @@ def test_every_position_is_the_state_the_validator_reaches_there() -> None:
 
 def test_a_valid_game_opens_at_its_first_position_with_its_verdict(tmp_path: Path) -> None:
     out = tmp_path / "game.html"
-    replay = write_replay(EXAMPLES / "demo-game.json", out)
+    written = write_replay(EXAMPLES / "demo-game.json", out)
+    replay = written.replay
     page = out.read_text(encoding="utf-8")
+    assert written.size == len(page.encode("utf-8"))
     data = page_data(page)
     assert data["start"] == 0
-    assert len(data["frames"]) == len(record_frames(replay.record, replay))  # type: ignore[arg-type]
+    assert len(data["frames"]) == written.positions
+    assert written.positions == len(record_frames(replay.record, replay))  # type: ignore[arg-type]
     verdict = replay.verdict
     assert verdict.valid and verdict.complete
     winner = replay.record.players[verdict.winners[0]]  # type: ignore[union-attr]
@@ -128,10 +131,11 @@ def test_every_bundled_variant_replays(name: str) -> None:
     data = page_data(page)
     moves = sum(len(round_.moves) for round_ in record.rounds)
     assert len(data["frames"]) == moves + len(record.rounds)
-    seats = len(data["frames"][0]) - 4
+    piles = len(final.discard_piles) + 3  # the draw pile, each discard pile, held, removed
+    seats = len(data["frames"][0]) - 1 - piles - 2  # the heading; the status, the scores
     assert seats == rules.players.min
     slots = rules.layout.rows * rules.layout.cols
-    first_seat = data["parts"][data["frames"][0][2]]
+    first_seat = data["parts"][data["frames"][0][1 + piles]]
     assert first_seat.count("<use ") == slots
     assert final.is_over
 

@@ -24,6 +24,7 @@ COMMANDS: Final = (
     "impact",
     "play",
     "redact",
+    "replay",
     "ruleset",
     "rulesets",
     "score",

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from typing_extensions import TypedDict
 
 from ..formats.snapshot import state_to_dict
+from ..pictures.table import table_svg
 from ..play.observation import observe, stand_in
 from ..play.observation_json import observation_to_dict
 from ..play.render import describe_turn, draw_table
@@ -17,6 +18,7 @@ from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_file
 from .command import Command, UsageError, trust_option
 from .output import Output, echo
+from .replay import target_file
 from .validate import ErrorDocument
 
 
@@ -73,10 +75,27 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="draw the table as the whole table sees it (a card just drawn from the draw "
         "pile hidden too)",
     )
+    parser.add_argument(
+        "--svg", action="store_true", help="draw the table as an SVG picture instead of text"
+    )
+    parser.add_argument(
+        "-o",
+        "--out",
+        metavar="OUT",
+        help="with --svg: the file to write (default: standard output)",
+    )
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
     label = echo(args.path)
+    if not args.svg and args.out is not None:
+        raise UsageError("--out goes with --svg")
+    if args.svg and out.json:
+        raise UsageError("--svg draws a picture, --json prints data: give one of them")
+    if args.svg and args.spectator:
+        raise UsageError(
+            "--svg draws the referee's view or one seat's (--seat N), not a spectator's"
+        )
     resolver = RulesetResolver(trusted=args.trust_rulesets)
     whole = replay_file(args.path, ruleset=args.ruleset, resolver=resolver)
     record = whole.record
@@ -123,6 +142,19 @@ def run(args: argparse.Namespace, out: Output) -> int:
     entry = (
         None if replay.entry is None else {k: v for k, v in replay.entry.items() if v is not None}
     )
+    if args.svg:
+        if replay.state is None:
+            out.line(f"gnoming: {label}: the replay stops before the round is dealt", err=True)
+            return 2
+        marked = _marked(replay.entry) if error is not None else None
+        picture = table_svg(
+            rules, replay.state, seat=args.seat, names=record.players, marked=marked
+        )
+        if args.out is None or args.out == "-":
+            out.line(picture)
+        else:
+            target_file(args.out, args.path).write_text(picture + "\n", encoding="utf-8")
+        return status
     if view is not None and entry is not None:
         entry.pop("card", None)  # the card the next move shows is not seen yet
     if out.json:
@@ -158,6 +190,14 @@ def run(args: argparse.Namespace, out: Output) -> int:
     return status
 
 
+def _marked(entry: Mapping[str, Any] | None) -> tuple[int, int] | None:
+    """The (seat, slot) a refused move names, outlined in the picture."""
+    if entry is None:
+        return None
+    player, slot = entry.get("player"), entry.get("slot")
+    return (player, slot) if isinstance(player, int) and isinstance(slot, int) else None
+
+
 def _document(path: str, ruleset: str, players: Sequence[str]) -> ShowDocument:
     """The document of a record with no round to show; the caller fills in the point."""
     return {
@@ -187,11 +227,18 @@ table sees it: a card that view hides is drawn (?), and the next move's card is 
 
 If the record fails before that point, the replay stops at the failure and says so.
 Exit status: 0, or 2 when the input is not a playable record. With --json, the table
-is one line of JSON holding the state in its saved form.""",
+is one line of JSON holding the state in its saved form.
+
+With --svg, the table is an SVG picture (to --out, or standard output): face-down cards
+as backs that name their card small at the foot (the referee sees every card), the piles,
+the card held, whose move it is, and after a round each layout's sets and score. With
+--seat N, the picture shows only what seat N sees. A refused move's slot is outlined.""",
     examples=(
         "gnoming show examples/tiny-game.json --round 1 --move 4",
         "gnoming show examples/tiny-game.json --json",
         "gnoming show examples/tiny-game.json --round 0 --move 6 --seat 1",
+        "gnoming show examples/demo-game.json --round 0 --move 20 --svg -o /tmp/position.svg",
+        "gnoming show examples/demo-game.json --move 20 --svg --seat 1 -o /tmp/seat-1.svg",
     ),
     arguments=arguments,
     run=run,

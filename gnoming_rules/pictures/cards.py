@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from ..core.cards import HAZARD, MULLIGAN, Face, face_sort_key
+from ..core.cards import HAZARD, MULLIGAN, Face, face_sort_key, is_face
 
 __all__ = ["CARD_H", "CARD_W", "card_defs", "card_ref", "face_label"]
 
@@ -38,9 +38,10 @@ def card_ref(card: Face | None, face_up: bool) -> str:
     """The id of the drawing of a card: its face when face up, a back when face down, and a
     peek back (a back naming the card) when the picture knows what lies face down.
 
-    ``card`` is ``None`` for a card nobody at the table knows: a plain back.
+    A ``card`` that is no face (``None``, or the stand-in ``0`` of a card nobody knows, as
+    in a public-information record) is a plain back.
     """
-    if card is None:
+    if not is_face(card):
         return "cb"
     key = card if isinstance(card, str) else (f"n{-card}" if card < 0 else str(card))
     return f"c{key}" if face_up else f"cb{key}"

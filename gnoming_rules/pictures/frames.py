@@ -1,11 +1,10 @@
 """The positions of a record, one per move: what the HTML replay steps through.
 
-:func:`record_frames` replays a record once with the validator (for its verdict) and then
-walks the engine through the same moves, keeping the state before every move: frame
-``(round, move)`` is the position ``gnoming show --round R --move M`` draws. The walk stops
-where the validator's replay stopped, so a refused record ends at the refused move. A move
-that the engine alone refuses but the validator accepts (a hazard's discard that names a
-pile, docs/decisions.md) is taken from the validator's own replay, so the two never differ.
+:func:`record_frames` keeps the state after every step that the validator's replay
+accepts (its ``observe`` hook: each deal, each move whose claim holds), so frame
+``(round, move)`` is the position ``gnoming show --round R --move M`` draws, and the
+positions end where the verdict stops: a refused record ends before the refused move.
+The validator is the one replay loop; nothing here applies a move itself.
 """
 
 from __future__ import annotations
@@ -14,15 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.cards import HAZARD, Face
-from ..core.engine import apply, new_game
-from ..core.errors import IllegalMove
+from ..core.cards import HAZARD, Face, is_face
 from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from ..core.ruleset import Ruleset
-from ..core.state import Phase, State
+from ..core.state import State
 from ..formats.record import AnyRecord, Record
 from ..play.render import seat_name
-from ..referee.validate import Replay, engine_moves, replay_record
+from ..referee.validate import Replay, replay_record
 from .cards import face_label
 
 __all__ = ["Frame", "describe_move", "record_frames"]
@@ -50,38 +47,19 @@ def record_frames(
     rules = replay.ruleset
     if rules is None or replay.state is None or not isinstance(record, Record):
         return []
-    error = replay.verdict.error
-    stop = (error.round, error.move) if error is not None else (None, None)
     names = record.players
-    moves = engine_moves(record)
-    state = new_game(rules, len(names), record.first_player)
     frames: list[Frame] = []
-    for index, round_ in enumerate(record.rounds):
-        if state.phase is not Phase.DEAL:  # the game is over, or a round stopped early
-            break
-        state = apply(rules, state, Deal(tuple(round_.deal)))
-        frames.append(Frame(index, 0, state, f"the deal of round {index}"))
-        for number, move in enumerate(moves[index]):
-            if stop == (index, number):
-                return frames
-            try:
-                after = apply(rules, state, move)
-            except IllegalMove:
-                after = _validator_state(record, rules, base_dir, (index, number + 1))
-            frames.append(Frame(index, number + 1, after, describe_move(move, state, after, names)))
-            state = after
-        if stop == (index, None):  # a false score claim: the round is shown scored, then stop
-            break
+
+    def keep(ruleset: Ruleset, before: State, move: Move, after: State) -> None:
+        if type(move) is Deal:
+            frames.append(Frame(after.round, 0, after, f"the deal of round {after.round}"))
+            return
+        last = frames[-1]
+        played = describe_move(move, before, after, names)
+        frames.append(Frame(last.round, last.move + 1, after, played))
+
+    replay_record(record, ruleset=rules, base_dir=base_dir, observe=keep)
     return frames
-
-
-def _validator_state(
-    record: Record, rules: Ruleset, base_dir: Path | None, until: tuple[int, int]
-) -> State:
-    """The state the validator reaches at ``until`` (for a move it reads its own way)."""
-    state = replay_record(record, ruleset=rules, base_dir=base_dir, until=until).state
-    assert state is not None, "the validator replayed this move"
-    return state
 
 
 def describe_move(
@@ -131,8 +109,9 @@ def _at(state: State, seat: int, slot: int) -> Face | None:
 
 
 def _card(card: Face | None) -> str:
-    """A card as the move list writes it; ``None`` is a card nobody knows."""
-    if card is None:
+    """A card as the move list writes it; one that is no face (``None``, the stand-in ``0``)
+    is a card nobody knows."""
+    if not is_face(card):
         return "a card"
     if card == HAZARD:
         return "a hazard"

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from html import escape
 from importlib.resources import files
 from pathlib import Path
+from typing import NamedTuple
 
 from ..core.ruleset import Ruleset
 from ..core.state import State
@@ -29,30 +30,46 @@ from .cards import face_label
 from .frames import Frame, describe_move, record_frames
 from .table import MARGIN, STYLE, Picture, picture, table_view
 
-__all__ = ["replay_html", "write_replay"]
+__all__ = ["WrittenReplay", "replay_html", "write_replay"]
+
+
+class WrittenReplay(NamedTuple):
+    """What :func:`write_replay` did."""
+
+    replay: Replay
+    """The validator's replay of the record (its verdict says whether it was refused)."""
+    positions: int
+    """How many positions the page steps through (0: the record has none to show)."""
+    size: int
+    """The page's size in bytes."""
 
 
 def write_replay(
     path: str | Path, out: str | Path, *, ruleset: Ruleset | str | None = None
-) -> Replay:
-    """Replay the record file ``path`` and write its HTML replay to ``out``; returns the
-    validator's replay (its verdict says whether the record was refused)."""
+) -> WrittenReplay:
+    """Replay the record file ``path`` and write its HTML replay to ``out``."""
     source = Path(path)
     replay = replay_file(source, ruleset=ruleset)
-    page = replay_html(replay, title=source.name, base_dir=source.parent)
-    Path(out).write_text(page, encoding="utf-8")
-    return replay
+    page, positions = _build(replay, source.name, source.parent)
+    data = page.encode("utf-8")
+    Path(out).write_bytes(data)
+    return WrittenReplay(replay, positions, len(data))
 
 
 def replay_html(replay: Replay, *, title: str = "game record", base_dir: Path | None = None) -> str:
     """The HTML replay of a validator ``replay`` (from ``replay_file`` or ``replay_record``);
     ``base_dir`` is the record's folder, for a ruleset it names by a relative path."""
+    return _build(replay, title, base_dir)[0]
+
+
+def _build(replay: Replay, title: str, base_dir: Path | None) -> tuple[str, int]:
+    """The page and the number of positions it steps through."""
     record, rules = replay.record, replay.ruleset
-    if record is None or rules is None:
-        return _page(title, replay, _NOTHING, {"parts": [], "frames": [], "start": 0})
-    frames = record_frames(record, replay, base_dir=base_dir)
-    if not frames:
-        return _page(title, replay, _NOTHING, {"parts": [], "frames": [], "start": 0})
+    frames = (
+        [] if record is None or rules is None else record_frames(record, replay, base_dir=base_dir)
+    )
+    if record is None or rules is None or not frames:
+        return _page(title, replay, _NOTHING, {"parts": [], "frames": [], "start": 0}), 0
     names = record.players
     parts: dict[str, int] = {}
     rows: list[list[int]] = []
@@ -62,13 +79,20 @@ def replay_html(replay: Replay, *, title: str = "game record", base_dir: Path | 
         mark = marked if index == len(frames) - 1 else None
         shot = picture(table_view(rules, frame.state, names=names, marked=mark))
         first = first or shot
-        texts = [shot.heading, shot.piles, *shot.seats, _status(frame), _scores(frame.state, names)]
+        texts = [
+            shot.heading,
+            *shot.piles,
+            *shot.seats,
+            _status(frame),
+            _scores(frame.state, names),
+        ]
         rows.append([parts.setdefault(text, len(parts)) for text in texts])
     assert first is not None
     start = len(frames) - 1 if replay.verdict.error is not None else 0
     shown = [list(parts)[number] for number in rows[start]]
     main = _main(first, shown, _moves(record, replay, frames), len(frames), start)
-    return _page(title, replay, main, {"parts": list(parts), "frames": rows, "start": start})
+    data = {"parts": list(parts), "frames": rows, "start": start}
+    return _page(title, replay, main, data), len(frames)
 
 
 _NOTHING = (
@@ -95,7 +119,7 @@ def _main(first: Picture, shown: Sequence[str], moves: str, count: int, start: i
     """The table (showing the opening position, so that it reads without the script too),
     the controls, the score table and the move list."""
     where = first.layout
-    spots = [(MARGIN, MARGIN), where.piles, *where.seats]
+    spots = [(MARGIN, MARGIN), *where.piles, *where.seats]
     groups = "".join(
         f'<g data-part="{index}" transform="translate({x},{y})">{text}</g>'
         for index, ((x, y), text) in enumerate(zip(spots, shown, strict=False))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from ..core.cards import Face
+from ..core.cards import Face, is_face
 from ..core.ruleset import Ruleset
 from ..core.scoring import ScoreBreakdown, score_breakdown, score_visible
 from ..core.state import Phase, State
@@ -126,12 +126,12 @@ def table_view(
     for other in range(players):
         cards = layouts[other] if state.cards[other] else ()
         breakdown = final = shows = None
-        known = [card for card, _ in cards if card is not None]
+        known = [card for card, _ in cards if is_face(card)]
         if ended and len(known) == len(cards):
             breakdown = score_breakdown(ruleset, known)
             final = state.scores[-1][other]
         elif cards:
-            visible = [card if up else None for card, up in cards]
+            visible = [card if up and is_face(card) else None for card, up in cards]
             shows = score_visible(ruleset, visible)
         seats.append(
             SeatView(
@@ -163,10 +163,9 @@ def table_view(
 
 
 def _table_sees_held(state: State) -> bool:
-    """Whether every seat sees the held card: what ``observe`` says for the seats not
-    holding it (a card drawn from the draw pile stays hidden from them until played)."""
-    others = [seat for seat in range(state.players) if seat != state.turn]
-    return not others or not observe(state, others[0]).held_hidden
+    """Whether the whole table sees the held card: what a spectator's ``observe`` says (a
+    card drawn from the draw pile stays hidden until it is played)."""
+    return not observe(state).held_hidden
 
 
 def _heading(ruleset: Ruleset, state: State, names: Sequence[str] | None) -> str:
@@ -218,7 +217,8 @@ class Layout:
 
     width: int
     height: int
-    piles: tuple[int, int]
+    piles: tuple[tuple[int, int], ...]
+    """The draw pile, each discard pile, the held card, the removed cards."""
     seats: tuple[tuple[int, int], ...]
     panel: tuple[int, int]
 
@@ -236,11 +236,18 @@ def arrange(rows: int, cols: int, players: int, piles: int) -> Layout:
     lines = -(-players // columns)
     width = max(MARGIN * 2 + columns * (panel_w + GAP) - GAP, _piles_width(piles) + 2 * MARGIN)
     height = top + lines * (panel_h + GAP) - GAP + MARGIN
-    return Layout(width, height, (MARGIN, MARGIN + HEAD), tuple(seats), (panel_w, panel_h))
+    step, top = PILE_STEP, MARGIN + HEAD
+    spots = [(MARGIN + index * step, top) for index in range(piles + 1)]
+    spots += [(MARGIN + (piles + 1) * step + 20, top), (MARGIN + (piles + 2) * step + 50, top)]
+    return Layout(width, height, tuple(spots), tuple(seats), (panel_w, panel_h))
+
+
+PILE_STEP = CARD_W + 56
+"""From one pile to the next."""
 
 
 def _piles_width(piles: int) -> int:
-    return (piles + 3) * (CARD_W + 56) + 160
+    return (piles + 3) * PILE_STEP + 160
 
 
 # --- parts ---------------------------------------------------------------------------------
@@ -255,7 +262,8 @@ class Picture:
     """The heading's text, for the picture's accessible name."""
     defs: str
     heading: str
-    piles: str
+    piles: tuple[str, ...]
+    """The parts of :func:`pile_parts`, placed at ``layout.piles``."""
     seats: tuple[str, ...]
 
     def svg(self) -> str:
@@ -269,8 +277,10 @@ class Picture:
             self.defs,
             f'<rect class="felt" width="{where.width}" height="{where.height}" rx="12"/>',
             f'<g transform="translate({MARGIN},{MARGIN})">{self.heading}</g>',
-            f'<g transform="translate({where.piles[0]},{where.piles[1]})">{self.piles}</g>',
         ]
+        for (x, y), part in zip(where.piles, self.piles, strict=True):
+            if part:
+                parts.append(f'<g transform="translate({x},{y})">{part}</g>')
         for (x, y), part in zip(where.seats, self.seats, strict=True):
             parts.append(f'<g transform="translate({x},{y})">{part}</g>')
         parts.append("</svg>")
@@ -312,7 +322,7 @@ def picture(view: TableView, *, peeks: bool = True, every_face: bool = True) -> 
         title=view.heading,
         defs=card_defs(view.faces if every_face else shown_faces(view), peeks=peeks),
         heading=heading_part(view),
-        piles=piles_part(view),
+        piles=pile_parts(view),
         seats=tuple(seat_part(seat, view.rows, view.cols, where.panel) for seat in view.seats),
     )
 
@@ -354,7 +364,7 @@ def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
     where = arrange(rows, cols, 1, 0)
     width, height = where.panel
     total = MARGIN * 2 + len(panels) * (width + GAP) - GAP
-    faces = {card for panel in panels for card, _ in panel.cards if card is not None}
+    faces = {card for panel in panels for card, _ in panel.cards if is_face(card)}
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {height + 2 * MARGIN}" '
         f'width="{total}" height="{height + 2 * MARGIN}" class="gnoming-table" role="img" '
@@ -373,9 +383,9 @@ def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
 
 def shown_faces(view: TableView) -> set[Face]:
     """The faces a view draws as cards (face up or as peek backs)."""
-    faces = {card for seat in view.seats for card, _ in seat.cards if card is not None}
+    faces = {card for seat in view.seats for card, _ in seat.cards if is_face(card)}
     faces.update(pile[-1] for pile in view.discard_piles if pile)
-    if view.held is not None and view.held[0] is not None:
+    if view.held is not None and is_face(view.held[0]):
         faces.add(view.held[0])
     return faces
 
@@ -392,51 +402,44 @@ def _use(card: Face | None, face_up: bool, x: float, y: float) -> str:
     return f'<use href="#{card_ref(card, face_up)}" x="{x:g}" y="{y:g}"/>'
 
 
-def piles_part(view: TableView) -> str:
-    """The draw pile (its size), each discard pile's top, the held card, the removed cards."""
-    step = CARD_W + 56
-    parts = []
-    x = 0
+def pile_parts(view: TableView) -> tuple[str, ...]:
+    """The draw pile (its size), each discard pile's top, the held card and the removed
+    cards: one part each (they change at different moves), each drawn at its own origin."""
     count = view.draw_pile
     if count:
-        for offset in (4, 2):
-            if count > offset:
-                parts.append(_use(None, False, x + offset, offset))
-        parts.append(_use(None, False, x, 0))
+        draw = "".join(_use(None, False, offset, offset) for offset in (4, 2) if count > offset)
+        draw += _use(None, False, 0, 0)
     else:
-        parts.append(_empty(x))
-    parts.append(_label(x, "draw pile", f"{count} card{'' if count == 1 else 's'}"))
+        draw = _empty()
+    parts = [draw + _label("draw pile", f"{count} card{'' if count == 1 else 's'}")]
     for index, pile in enumerate(view.discard_piles):
-        x += step
-        parts.append(_use(pile[-1], True, x, 0) if pile else _empty(x))
         size = f"{len(pile)} card{'' if len(pile) == 1 else 's'}" if pile else "empty"
-        parts.append(_label(x, f"discard pile {index}", size))
+        top = _use(pile[-1], True, 0, 0) if pile else _empty()
+        parts.append(top + _label(f"discard pile {index}", size))
+    held = ""
     if view.held is not None:
-        x += step + 20
         card, up = view.held
-        parts.append(
-            f'<rect class="filled" x="{x - 4}" y="-4" width="{CARD_W + 8}" height="{CARD_H + 8}" '
-            'rx="8" opacity=".35"/>'
+        held = (
+            f'<rect class="filled" x="-4" y="-4" width="{CARD_W + 8}" height="{CARD_H + 8}" '
+            f'rx="8" opacity=".35"/>{_use(card, up, 0, 0)}{_label("held", view.holder)}'
         )
-        parts.append(_use(card, up, x, 0))
-        parts.append(_label(x, "held", view.holder))
+    removed = ""
     if view.removed:
-        x += step + (30 if view.held is not None else 0)
         shown = " ".join(face_label(card) for card in view.removed)
-        parts.append(f'<text class="label" x="{x}" y="24">out of the game this round:</text>')
-        parts.append(f'<text class="name" x="{x}" y="44">{escape(shown)}</text>')
-    return "".join(parts)
+        removed = (
+            '<text class="label" x="0" y="24">out of the game this round:</text>'
+            f'<text class="name" x="0" y="44">{escape(shown)}</text>'
+        )
+    return (*parts, held, removed)
 
 
-def _empty(x: float) -> str:
-    return (
-        f'<rect class="empty" x="{x + 1}" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="5"/>'
-    )
+def _empty() -> str:
+    return f'<rect class="empty" x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="5"/>'
 
 
-def _label(x: float, title: str, detail: str) -> str:
+def _label(title: str, detail: str) -> str:
     """Two centred lines under a card: what it is, and a detail (a count, who holds it)."""
-    middle = f'x="{x + CARD_W / 2:g}" text-anchor="middle"'
+    middle = f'x="{CARD_W / 2:g}" text-anchor="middle"'
     return (
         f'<text class="label strong" {middle} y="{CARD_H + 15}">{escape(title)}</text>'
         f'<text class="label" {middle} y="{CARD_H + 29}">{escape(detail)}</text>'
