@@ -28,6 +28,7 @@ from gnoming_rules.formats.record import (
     read_record,
 )
 from gnoming_rules.play.bots import play_game
+from gnoming_rules.play.recorder import default_reference
 from gnoming_rules.referee.redact import redact
 
 HERE = Path(__file__).resolve().parent
@@ -276,8 +277,9 @@ def _moves_after_end() -> dict[str, Any]:
 
 
 def public_game(seed: int, players: int = 2, **options: Any) -> dict[str, Any]:
-    """A seeded tiny game's public form as record data (``../tiny.yaml``, as illegal/'s)."""
-    record, _ = play_game(TINY, players, seed=seed, ruleset_ref="../tiny.yaml", **options)
+    """A seeded tiny game's public form as record data (the tiny ruleset inline: a record
+    may name a ruleset file only inside its own folder)."""
+    record, _ = play_game(TINY, players, seed=seed, ruleset_ref=None, **options)
     return redact(record, base_dir=HERE / "illegal").model_dump(exclude_none=True)
 
 
@@ -377,14 +379,15 @@ def _inline_ruleset_json() -> Record:
 
 
 def _public(name: str) -> Callable[[], PublicRecord]:
-    """The public form of the legal example ``name`` (its ruleset path one folder up)."""
+    """The public form of the legal example ``name`` (its ruleset file's rules inline: a
+    record may name a ruleset file only inside its own folder)."""
 
     def make() -> PublicRecord:
         full = read_record(HERE / name)
         assert isinstance(full, Record)
         public = redact(full, base_dir=HERE)
         if isinstance(public.ruleset, str) and public.ruleset.endswith(".yaml"):
-            public = public.model_copy(update={"ruleset": f"../{public.ruleset}"})
+            public = public.model_copy(update={"ruleset": default_reference(TINY)})
         return public
 
     return make
@@ -413,8 +416,7 @@ def build(folder: Path) -> dict[Path, str]:
         text = _json_text(make_data())
         files[folder / "illegal" / f"{code}.json"] = text
     for code, make_data in PUBLIC_ILLEGAL.items():
-        data = {**make_data(), "ruleset": "../../tiny.yaml"}  # one folder further down
-        files[folder / "public" / "illegal" / f"{code}.json"] = _json_text(data)
+        files[folder / "public" / "illegal" / f"{code}.json"] = _json_text(make_data())
     return files
 
 
