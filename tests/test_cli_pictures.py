@@ -48,7 +48,8 @@ def test_show_svg_outlines_the_slot_of_a_refused_move(tmp_path: Path) -> None:
 def test_show_svg_usage_errors_are_one_line(tmp_path: Path) -> None:
     record = str(EXAMPLES / "demo-game.json")
     cases = [
-        (["--seat", "1"], "--seat and --out go with --svg"),
+        (["-o", str(tmp_path / "seat.svg")], "--out goes with --svg"),
+        (["--svg", "--spectator"], "not a spectator"),
         (["--svg", "--json"], "give one of them"),
         (["--svg", "-o", record], "is the record itself"),
         (["--svg", "-o", str(tmp_path / "no" / "such.svg")], "does not exist"),

@@ -22,7 +22,7 @@ def every_entry_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
     played, is what ``move_to_entry`` writes (with the card claim, when the record has
     claims), and survives a JSON round trip; no entry of such a record is refused."""
     game = recorded.game
-    players = game.setup.players
+    players, piles = game.setup.players, game.setup.ruleset.compiled.piles
     entries = iter(
         entry for round_ in json.loads(recorded.text())["rounds"] for entry in round_["moves"]
     )
@@ -31,10 +31,13 @@ def every_entry_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
             continue
         entry = next(entries)
         try:
-            assert gr.move_from_entry(entry, players) == move
+            assert gr.move_from_entry(entry, players, piles=piles) == move
             claim = gr.card_claim(move, after) if recorded.claims else None
             assert gr.move_to_entry(move, claim) == entry
-            assert gr.move_from_entry(json.loads(json.dumps(gr.move_to_entry(move)))) == move
+            assert (
+                gr.move_from_entry(json.loads(json.dumps(gr.move_to_entry(move))), piles=piles)
+                == move
+            )
         except gr.RecordError as error:
             raise AssertionError(f"the entry {entry} was refused: {error}") from error
     assert next(entries, None) is None

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any, cast
 
 from typing_extensions import TypedDict
 
-from ..core.errors import RecordError
-from ..core.ruleset import looks_like_path
+from ..core.errors import GnomingError, RecordError
+from ..core.ruleset import load_ruleset, looks_like_path
 from ..formats.record import PublicRecord, dump_record, format_of, read_record, write_record
+from ..play.recorder import default_reference
 from ..referee.redact import redact
 from ..referee.validate import validate_record
 from .command import Command
@@ -43,7 +43,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         metavar="PUBLIC",
         help="write the public record to PUBLIC, JSON or (for .yaml, .yml) YAML; a relative "
-        "ruleset path is rewritten to be found from there (default: print it, as JSON)",
+        "ruleset file is written inline in another folder (default: print it, as JSON)",
     )
 
 
@@ -91,12 +91,22 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
 
 def _moved(public: PublicRecord, home: Path, there: Path) -> PublicRecord:
-    """``public`` with a relative ruleset path that still finds its file from ``there``."""
+    """``public`` as it may be written in folder ``there``: a ruleset file it names from
+    ``home`` is kept by name in the same folder and written inline elsewhere, since a record
+    may name a ruleset file only inside its own folder (docs/security.md)."""
     ruleset = public.ruleset
-    if not isinstance(ruleset, str) or not looks_like_path(ruleset) or Path(ruleset).is_absolute():
+    if not isinstance(ruleset, str) or not looks_like_path(ruleset):
         return public
-    moved = os.path.relpath(home / ruleset, there)
-    return public.model_copy(update={"ruleset": Path(moved).as_posix()})
+    if home.resolve() == there.resolve():
+        return public
+    file = (home / ruleset).resolve()
+    if not file.is_relative_to(home.resolve()):
+        return public  # refused where it was, so refused where it goes
+    try:
+        rules = load_ruleset(file)
+    except GnomingError:
+        return public
+    return public.model_copy(update={"ruleset": default_reference(rules)})
 
 
 COMMAND = Command(
