@@ -53,7 +53,7 @@ def test_show_svg_usage_errors_are_one_line(tmp_path: Path) -> None:
         (["--svg", "--json"], "give one of them"),
         (["--svg", "-o", record], "is the record itself"),
         (["--svg", "-o", str(tmp_path / "no" / "such.svg")], "does not exist"),
-        (["--svg", "--seat", "9"], "bad-seat: seat 9 is not at the table"),
+        (["--svg", "--seat", "9"], "--seat 9: the record has seats 0 to 3"),
     ]
     for extra, said in cases:
         done = gnoming("show", record, *extra)
