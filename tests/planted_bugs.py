@@ -532,10 +532,10 @@ def pile_0_reads_as_no_pile(monkeypatch: pytest.MonkeyPatch) -> None:
     """An entry's ``pile: 0`` reads as no pile (a falsy value taken for a missing one)."""
 
     def make(original: Callable[..., Any]) -> Callable[..., Any]:
-        def read(entry: Any, *args: Any) -> Any:
+        def read(entry: Any, *args: Any, **options: Any) -> Any:
             if entry.get("pile") == 0:
                 entry = {key: value for key, value in entry.items() if key != "pile"}
-            return original(entry, *args)
+            return original(entry, *args, **options)
 
         return read
 
