@@ -22,6 +22,7 @@ from kit import EXAMPLES
 from gnoming_rules.core.errors import RulesetError
 from gnoming_rules.core.ruleset import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
 from gnoming_rules.formats.record import MAX_RECORD_BYTES
+from gnoming_rules.formats.safe_yaml import MAX_SLOW_BYTES
 from gnoming_rules.referee import batch
 
 GIB = 1024**3
@@ -74,12 +75,40 @@ def dense_record(size: int, *, yaml_path: bool = False) -> str:
 def test_the_largest_accepted_record_needs_less_than_1_gib(
     tmp_path: Path, name: str, yaml_path: bool
 ) -> None:
+    """The pure Python YAML path accepts at most ``MAX_SLOW_BYTES``: its largest input is
+    that size (and ``benchmarks/memory.py`` shows the bytes per input byte are the same)."""
     path = tmp_path / name
-    path.write_text(dense_record(MAX_RECORD_BYTES, yaml_path=yaml_path), encoding="utf-8")
+    size = MAX_SLOW_BYTES if yaml_path else MAX_RECORD_BYTES
+    path.write_text(dense_record(size, yaml_path=yaml_path), encoding="utf-8")
     status, peak, out, err = validate_in_a_process(str(path))
     assert "internal error" not in err and status == 2, err[-500:]
     assert json.loads(out)["error"]["code"] == "bad-deal"  # read to the end, then judged
     assert peak < GIB, f"{peak / GIB:.2f} GiB"
+
+
+def test_a_yaml_record_for_the_slow_reader_past_its_limit_is_refused_unread(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "record.yaml"
+    path.write_text(dense_record(MAX_SLOW_BYTES + 1, yaml_path=True), encoding="utf-8")
+    status, _, out, _ = validate_in_a_process(str(path))
+    error = json.loads(out)["error"]
+    assert status == 2 and error["code"] == "bad-record", error
+    assert "read without libyaml" in error["message"] and "at most 2 MiB" in error["message"]
+
+
+def test_a_large_yaml_record_libyaml_refuses_gets_its_refusal_in_the_usual_words() -> None:
+    """Past the slow reader's limit, libyaml's own refusal is reported (no second reading),
+    worded as the pure reader words it."""
+    from gnoming_rules.core.errors import UnreadableYamlError
+    from gnoming_rules.formats import safe_yaml
+
+    big = dense_record(MAX_SLOW_BYTES + 1).encode()
+    broken = big[:-30] + b": : ]" + big[-25:]
+    with pytest.raises(UnreadableYamlError) as refused:
+        safe_yaml.load_yaml(broken)
+    assert refused.value.message.startswith("not valid YAML: ")
+    assert " at line 1, column " in refused.value.message
 
 
 def test_one_byte_over_the_limit_is_refused_before_parsing(tmp_path: Path) -> None:

@@ -183,6 +183,24 @@ def test_the_structure_is_checked_before_the_ruleset() -> None:
 
 
 @pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"ruleset": "nonesuch"}, "unknown-ruleset"),
+        ({"ruleset": "one-pile"}, "ruleset-mismatch"),  # the record's hash is standard's
+        ({}, "bad-record"),  # pile 3 under the record's own two piles
+    ],
+)
+def test_a_pile_is_bounded_by_the_records_own_rules_only(change: dict[str, Any], code: str) -> None:
+    """A ``pile`` past the last of rules that are not the record's (unknown, or another
+    hash) is no fault of the record's structure: the ruleset's fault is reported."""
+    data = standard([*SETUP, {"action": "draw", "player": 0, "source": "discard", "pile": 3}])
+    data["ruleset_sha256"] = gr.load_ruleset("standard").sha256
+    data.update(change)
+    verdict = verdict_of(data)
+    assert verdict.error is not None and verdict.error.code == code, verdict.error
+
+
+@pytest.mark.parametrize(
     ("entry", "path"),
     [
         ({"action": "draw", "player": 0, "source": "deck", "pile": 1}, "pile"),

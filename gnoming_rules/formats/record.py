@@ -255,7 +255,7 @@ class PublicFlipEntry(TypedDict):
 
 
 class PublicReshuffleEntry(TypedDict):
-    """reshuffle in a public record: no cards, since nobody saw the new order (RULES 8.7)."""
+    """reshuffle in a public record: no cards, since nobody saw the new order (rule 8.7)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["reshuffle"]
@@ -322,7 +322,7 @@ class Record(_Model):
 
 
 class Start(_Model):
-    """How a round of a public record starts: what the table saw of the deal (RULES 3.3)."""
+    """How a round of a public record starts: what the table saw of the deal (rule 3.3)."""
 
     piles: list[CardFace] = Field(
         description="The faces that started the discard piles, one per pile, in pile order."
@@ -348,7 +348,7 @@ class PublicRound(_Model):
 
 
 class PublicRecord(_Model):
-    """A public-information game record (``information: public``, RECORD.md): only what
+    """A public-information game record (``information: public``, docs/record-format.md): only what
     the whole table saw, card by card as each became visible; no deal."""
 
     format: Literal["gnoming-record/1"] = Field(description="Exactly gnoming-record/1.")

@@ -41,6 +41,12 @@ MAX_NESTING = 200
 deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
 
 
+MAX_SLOW_BYTES = 2 * 1024 * 1024
+"""The largest document the pure Python loader reads: it takes about 8 s a MiB (libyaml
+about half a second), so that a stranger's record costs seconds, not minutes. Documents
+that libyaml reads alone are bounded only by the record limit."""
+
+
 Location = tuple[str | int, ...]
 """Where a value lies: mapping keys and list indexes from the top, e.g. ``("rounds", 0)``."""
 
@@ -75,38 +81,57 @@ def load_yaml(raw: bytes) -> object:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise UnreadableYamlError(f"not UTF-8 text: byte {error.start} cannot be decoded") from None
+    refused: Exception | None = None
     if FAST and _FastLoader is not None and not _READ_OTHERWISE.search(text):
         try:
             data, duplicates = _construct(_FastLoader(raw))
-        except Exception:  # any refusal: the pure loader below says why, in its words
-            pass
+        except Exception as error:  # any refusal: the pure loader below says why, in its words
+            refused = error
         else:
             _refuse_duplicates(data, duplicates)
             return data
+    if len(raw) > MAX_SLOW_BYTES:  # the pure loader would take minutes
+        if refused is not None:  # libyaml's refusal, in the words the pure loader uses
+            raise _unreadable(refused, text) from None
+        raise UnreadableYamlError(
+            f"a YAML document read without libyaml (it holds a tab or a byte order mark, "
+            f"or PyYAML has no libyaml) may be at most {MAX_SLOW_BYTES // 2**20} MiB, "
+            f"this one is {len(raw)} bytes: write it with spaces instead of tabs, or as JSON"
+        )
     try:
         data, duplicates = _construct(_PureLoader(text))
-    except yaml.reader.ReaderError as error:  # a character YAML does not allow
+    except Exception as error:
+        raise _unreadable(error, text) from None
+    _refuse_duplicates(data, duplicates)
+    return data
+
+
+def _unreadable(error: Exception, text: str) -> UnreadableYamlError:
+    """The one-line refusal for what a loader raised while reading ``text``; an error that
+    is no refusal of the document is raised again as it is."""
+    if isinstance(error, UnreadableYamlError):
+        return error
+    if isinstance(error, yaml.reader.ReaderError):  # a character YAML does not allow
         line = text.count("\n", 0, error.position) + 1
         column = error.position - text.rfind("\n", 0, error.position)
-        raise UnreadableYamlError(
+        return UnreadableYamlError(
             f"not valid YAML: {error.reason} (U+{error.character:04X}) "
             f"at line {line}, column {column}"
-        ) from None
-    except yaml.YAMLError as error:
+        )
+    if isinstance(error, yaml.YAMLError):
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(error, "problem", None) or "not valid YAML"
-        raise UnreadableYamlError(f"not valid YAML: {problem}{where}") from None
-    except ValueError as error:  # e.g. an integer with more digits than Python converts
-        raise UnreadableYamlError(f"not valid YAML: {error}") from None
-    except (LookupError, AttributeError, TypeError, ArithmeticError):
+        return UnreadableYamlError(f"not valid YAML: {problem}{where}")
+    if isinstance(error, ValueError):  # e.g. an integer with more digits than Python converts
+        return UnreadableYamlError(f"not valid YAML: {error}")
+    if isinstance(error, LookupError | AttributeError | TypeError | ArithmeticError):
         # PyYAML's constructors given a value that its explicit tag does not fit:
         # ``!!int ""``, ``!!bool maybe``, ``!!timestamp soon``.
-        raise UnreadableYamlError(
+        return UnreadableYamlError(
             "not valid YAML: a value does not fit its tag (!!int, !!bool, ...)"
-        ) from None
-    _refuse_duplicates(data, duplicates)
-    return data
+        )
+    raise error
 
 
 def _construct(loader: _Construction) -> tuple[object, list[tuple[object, object, yaml.Mark]]]:

@@ -70,6 +70,11 @@ class GreedyBot:
     take_margin = 1.0
     impatience = 0.25
     """Added to a face-down card's estimate per turn beyond 8 turns per player."""
+    patience_limit = 24
+    """Turns per player after which a face-down card is counted worse than any card, so
+    that every keepable card goes face down's way and the round ends, whatever the deck's
+    values (house rules with huge negative penalties make the average card worth less than
+    any impatience could add)."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -94,6 +99,8 @@ class GreedyBot:
         self._turns += 1
         overdue = max(0, self._turns - 8 * observation.players)
         self._unknown = average_card(ruleset) + self.impatience * overdue
+        if self._turns > self.patience_limit * observation.players:
+            self._unknown = max(self._unknown, worst_unknown(ruleset))
 
     def _estimate(self, ruleset: Ruleset, shown: Sequence[Face | None]) -> float:
         return estimate(ruleset, shown, unknown=self._unknown)
@@ -176,6 +183,15 @@ def average_card(ruleset: Ruleset) -> float:
     """The average score of one card of the deck, alone in a layout (no sets)."""
     rules = ruleset.compiled
     return sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
+
+
+def worst_unknown(ruleset: Ruleset) -> float:
+    """A worth for a face-down card above any card's: replacing it with any card, or any
+    face-up card with it, always looks like a gain (the card values' spread above the
+    highest card, so sets cannot outweigh it)."""
+    points = [card_points(ruleset.compiled, card) for card in ruleset.compiled.deck]
+    high, low = max(points), min(points)
+    return float(high + 2 * (high - low) + 1)
 
 
 def _placed(layout: Sequence[Face | None], slot: int, card: Face) -> tuple[Face | None, ...]:

@@ -1,11 +1,11 @@
 """Replaying a public-information record: what the table has seen of a round, card by card.
 
-A public record (``information: public``, RECORD.md) holds no deal. The validator
+A public record (``information: public``, docs/record-format.md) holds no deal. The validator
 replays it on a state whose unseen cards are :data:`~gnoming_rules.core.cards.HIDDEN`
 stand-ins, as a seat's view does (:func:`~gnoming_rules.play.observation.stand_in`): the
 engine decides every move without reading a hidden card, so its refusals, in their
 order, are those of the full game. Each card the record names where one becomes visible
-replaces its stand-in, and :class:`Seen` counts it (RULES 1.1: no face may be known more
+replaces its stand-in, and :class:`Seen` counts it (rule 1.1: no face may be known more
 often than the deck holds it). After a reshuffle (8.7) the draw pile's cards are known as
 a set, not in order: a card drawn from it must be one of them. A finished round's
 ``final`` layouts fill in what was never turned up, and the round is scored from them.
@@ -32,7 +32,7 @@ IMPOSSIBLE: Final = "impossible-card"
 
 
 def start_problem(ruleset: Ruleset, start: Start) -> str | None:
-    """Why ``start`` cannot begin a round under ``ruleset`` (RULES 3.3), or ``None``: one
+    """Why ``start`` cannot begin a round under ``ruleset`` (rule 3.3), or ``None``: one
     non-hazard per discard pile, and only hazards removed. (How many copies it names is
     counted in the replay: :meth:`Seen.begin`.)"""
     piles = ruleset.compiled.piles

@@ -1,7 +1,7 @@
 """From a full record to its public form: :func:`redact` (``gnoming redact``).
 
 A full record holds every card dealt; its public form (``information: public``,
-RECORD.md) holds only what the whole table saw. :func:`redact` replays the full record
+docs/record-format.md) holds only what the whole table saw. :func:`redact` replays the full record
 and writes what each move showed: each ``deal`` becomes the round's ``start`` (the cards
 that started the discard piles and the hazards removed meanwhile), each reshuffle loses
 its ``cards``, every ``card`` the public form requires is filled in from the replay, and
@@ -42,7 +42,7 @@ def redact(
     base_dir: Path | None = None,
     resolver: RulesetResolver | None = None,
 ) -> PublicRecord:
-    """The public-information form of the full record ``record`` (RECORD.md).
+    """The public-information form of the full record ``record`` (docs/record-format.md).
 
     ``ruleset``, ``base_dir`` and ``resolver`` as for
     :func:`~gnoming_rules.referee.validate.validate_record`. Raises

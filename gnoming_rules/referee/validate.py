@@ -63,7 +63,7 @@ from ..core.moves import (
     Reshuffle,
     Reveal,
 )
-from ..core.ruleset import Ruleset, RulesetSource
+from ..core.ruleset import MAX_PILES, Ruleset, RulesetSource
 from ..core.state import Phase, State
 from ..formats.record import (
     AnyRecord,
@@ -270,8 +270,17 @@ def replay_record(
         rules: Ruleset | None = _resolve(record, ruleset, base_dir, resolver or _DEFAULT_RESOLVER)
     except GnomingError as unresolved:  # reported after the structure, which comes first
         rules, problem = None, unresolved.message
+    claimed = record.ruleset_sha256
+    trusted = rules is not None and (claimed is None or claimed == rules.sha256)
     try:
-        rounds = read_structure(record, players, None if rules is None else rules.compiled)
+        # The number of discard piles bounds ``pile`` only under the record's own rules:
+        # unknown or mismatched rules leave every pile a ruleset may have.
+        rounds = read_structure(
+            record,
+            players,
+            rules.compiled if trusted and rules is not None else None,
+            piles=None if trusted else MAX_PILES,
+        )
     except RecordError as error:
         return _not_a_record(error, record)
     zeros = (0,) * players
@@ -291,8 +300,7 @@ def replay_record(
     if rules is None:
         return refused("unknown-ruleset", problem)
     table = rules.compiled
-    claimed = record.ruleset_sha256
-    if claimed is not None and claimed != rules.sha256:
+    if claimed is not None and not trusted:
         return refused(
             "ruleset-mismatch",
             f"the record was written under rules {claimed[:12]}..., but "
@@ -392,13 +400,14 @@ Step: TypeAlias = tuple[PlayerMove | Reshuffle, Face | None]
 
 
 def read_structure(
-    record: AnyRecord, players: int, table: MoveTable | None = None
+    record: AnyRecord, players: int, table: MoveTable | None = None, *, piles: int | None = None
 ) -> list[list[Step]]:
     """Step 1's structure: the seats the record names exist, its claims hold one number a
     seat, and every move entry reads as a move (the move layer's
     :func:`~gnoming_rules.core.entries.read_entry`). Returns each round's moves with their
     claimed cards; raises ``bad-record`` at the first fault, in document order. ``table``:
-    the ruleset's shared moves (its compiled view), if it is known."""
+    the ruleset's shared moves (its compiled view), if it is known; ``piles``: the number of
+    discard piles that bounds ``pile`` when no table says it."""
     if record.first_player >= players:
         raise RecordError(
             "bad-record",
@@ -410,7 +419,7 @@ def read_structure(
         steps: list[Step] = []
         append = steps.append
         for move_index, entry in enumerate(round_.moves):
-            step = read_entry(entry, players, table)
+            step = read_entry(entry, players, table, piles=piles)
             if type(step) is Malformed:
                 path = field_path(("rounds", round_index, "moves", move_index, step.field))
                 raise RecordError("bad-record", f"{path}: {step.message}", round_index, move_index)
