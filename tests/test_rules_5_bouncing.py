@@ -29,6 +29,15 @@ def test_rule_5_1_a_chain_starts_only_when_the_play_displaced_a_face_down_card()
     assert offered(STANDARD, over_face_down) == bounces(0, set(range(9)) - {3}) | discards(0, 0, 1)
 
 
+def test_rule_5_1_a_bounce_before_any_play_of_the_turn_is_the_wrong_phase() -> None:
+    """A drawn card that could bounce (a 5 with face-up 5s in the layout) has no chain to
+    go on with until a play starts one: a bounce straight after the draw is refused."""
+    state = play(STANDARD, start_game(STANDARD, 3, layouts={0: SEAT_0}, draw=[5]), gr.Draw(0))
+    assert state.held == 5 and state.phase is gr.Phase.PLACE
+    refused(STANDARD, state, gr.Bounce(0, 3), "wrong-phase", "4.2")
+    assert not any(isinstance(move, gr.Bounce) for move in offered(STANDARD, state))
+
+
 def test_rule_5_1_once_started_the_chain_goes_on_over_face_up_cards() -> None:
     state = _holding(3, 2)
     assert state.held == 6

@@ -241,6 +241,15 @@ def test_claims_of_the_wrong_size_are_bad_records(
 # --- the replay --------------------------------------------------------------------------------
 
 
+def test_a_bounce_before_any_play_of_the_turn_is_the_wrong_phase_at_that_move() -> None:
+    """The drawn 7 could bounce (Ana shows a 7), but no play has started a chain yet."""
+    moves = [*SETUP, ex.draw(0), ex.bounce(0, 2)]
+    data = standard(moves, layouts={0: {0: 7, 1: 3}}, draw=[7])
+    verdict = verdict_of(data)
+    assert where(verdict) == ("wrong-phase", 0, len(SETUP) + 1)
+    assert verdict.error is not None and verdict.error.rule == "4.2"
+
+
 def test_a_round_beyond_the_rulesets_count_is_a_move_after_the_end() -> None:
     data = tiny(2)
     data["rounds"].append(copy.deepcopy(data["rounds"][0]))
