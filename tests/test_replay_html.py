@@ -65,6 +65,21 @@ def test_a_valid_game_opens_at_its_first_position_with_its_verdict(tmp_path: Pat
         assert f'<td class="total">{face_label(total)}</td>' in scores
 
 
+def test_a_public_record_steps_through_the_table_s_view_with_backs_for_unknown_cards() -> None:
+    path = EXAMPLES / "public" / "tiny-game.json"
+    replay = replay_file(path)
+    assert replay.verdict.valid and isinstance(replay.record, PublicRecord)
+    page = replay_html(replay, title=path.name, base_dir=path.parent)
+    data = page_data(page)
+    moves = sum(len(round_.moves) for round_ in replay.record.rounds)
+    assert len(data["frames"]) == moves + len(replay.record.rounds)
+    first = "".join(data["parts"][number] for number in data["frames"][0])
+    assert "as the table saw it" in first and "referee&#x27;s view" not in page
+    assert "after the start" in first and ">the start</li>" in page
+    # At the start every layout card is a plain back (#cb), never a back that names its card.
+    assert 'href="#cb"' in first and not re.search(r'href="#cb[^"]', first)
+
+
 @pytest.mark.parametrize("name", sorted(path.stem for path in ILLEGAL.glob("*.json")))
 def test_a_refused_record_opens_at_its_error(name: str) -> None:
     path = ILLEGAL / f"{name}.json"
@@ -79,8 +94,8 @@ def test_a_refused_record_opens_at_its_error(name: str) -> None:
     assert (f"rule {error.rule}" in text) == (error.rule is not None)
     assert html.escape(error.message) in text
     data = page_data(page)
-    if replay.state is None or isinstance(replay.record, PublicRecord):
-        # nothing to draw: refused before a deal, or a public record (no deals: not drawn yet)
+    if replay.state is None or (isinstance(replay.record, PublicRecord) and error.move is None):
+        # nothing to draw: refused before a deal, or a public round's start
         assert data["frames"] == [] and "no position to show" in page
         return
     assert data["start"] == len(data["frames"]) - 1

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from typing_extensions import TypedDict
 
+from ..formats.record import PublicRecord
 from ..formats.snapshot import state_to_dict
 from ..pictures.table import table_svg
 from ..play.observation import observe, stand_in
@@ -148,7 +149,12 @@ def run(args: argparse.Namespace, out: Output) -> int:
             return 2
         marked = _marked(replay.entry) if error is not None else None
         picture = table_svg(
-            rules, replay.state, seat=args.seat, names=record.players, marked=marked
+            rules,
+            replay.state,
+            seat=args.seat,
+            names=record.players,
+            marked=marked,
+            public=isinstance(record, PublicRecord),
         )
         if args.out is None or args.out == "-":
             out.line(picture)

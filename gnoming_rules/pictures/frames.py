@@ -17,7 +17,7 @@ from ..core.cards import HAZARD, Face, is_face
 from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from ..core.ruleset import Ruleset
 from ..core.state import State
-from ..formats.record import AnyRecord, Record
+from ..formats.record import AnyRecord, PublicRecord
 from ..play.render import seat_name
 from ..referee.validate import Replay, replay_record
 from .cards import face_label
@@ -41,18 +41,20 @@ def record_frames(
 ) -> list[Frame]:
     """Every position of ``record`` up to where ``replay`` (its validator replay) stopped.
 
-    Empty when the replay refused the record before its first deal (no position to show),
-    and for a public-information record, whose deals are not known.
+    Empty when the replay refused the record before its first deal (no position to show).
+    A public-information record's positions hold stand-ins for the cards nobody saw
+    (drawn as backs): its deals are not known.
     """
     rules = replay.ruleset
-    if rules is None or replay.state is None or not isinstance(record, Record):
+    if rules is None or replay.state is None:
         return []
     names = record.players
     frames: list[Frame] = []
 
     def keep(ruleset: Ruleset, before: State, move: Move, after: State) -> None:
         if type(move) is Deal:
-            frames.append(Frame(after.round, 0, after, f"the deal of round {after.round}"))
+            dealt = "the start" if isinstance(record, PublicRecord) else "the deal"
+            frames.append(Frame(after.round, 0, after, f"{dealt} of round {after.round}"))
             return
         last = frames[-1]
         played = describe_move(move, before, after, names)

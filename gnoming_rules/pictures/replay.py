@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..core.ruleset import Ruleset
 from ..core.state import State
-from ..formats.record import AnyRecord
+from ..formats.record import AnyRecord, PublicRecord
 from ..referee.validate import Replay, Verdict, engine_moves, replay_file
 from .cards import face_label
 from .frames import Frame, describe_move, record_frames
@@ -75,15 +75,17 @@ def _build(replay: Replay, title: str, base_dir: Path | None) -> tuple[str, int]
     rows: list[list[int]] = []
     marked = _marked(replay)
     first: Picture | None = None
+    public = isinstance(record, PublicRecord)
     for index, frame in enumerate(frames):
         mark = marked if index == len(frames) - 1 else None
-        shot = picture(table_view(rules, frame.state, names=names, marked=mark))
+        view = table_view(rules, frame.state, names=names, marked=mark, public=public)
+        shot = picture(view)
         first = first or shot
         texts = [
             shot.heading,
             *shot.piles,
             *shot.seats,
-            _status(frame),
+            _status(frame, _opening(record)),
             _scores(frame.state, names),
         ]
         rows.append([parts.setdefault(text, len(parts)) for text in texts])
@@ -153,10 +155,16 @@ def _main(first: Picture, shown: Sequence[str], moves: str, count: int, start: i
     )
 
 
-def _status(frame: Frame) -> str:
-    """The status line of a position: where it is in the record and the move that led there."""
+def _opening(record: AnyRecord) -> str:
+    """What starts a round: the deal, or what the table saw of it in a public record."""
+    return "the start" if isinstance(record, PublicRecord) else "the deal"
+
+
+def _status(frame: Frame, opening: str = "the deal") -> str:
+    """The status line of a position: where it is in the record and the move that led there
+    (``opening``: what starts a round, the deal, or a public record's start)."""
     where = (
-        f"round {frame.round}, after the deal"
+        f"round {frame.round}, after {opening}"
         if frame.move == 0
         else f"round {frame.round}, after move {frame.move - 1}"
     )
@@ -201,7 +209,7 @@ def _moves(record: AnyRecord | None, replay: Replay, frames: Sequence[Frame]) ->
                 items.append("</ol>")
             items.append(f'<h3>Round {frame.round}</h3><ol class="round">')
             current = frame.round
-            items.append(f'<li data-frame="{index}" class="deal">the deal</li>')
+            items.append(f'<li data-frame="{index}" class="deal">{_opening(record)}</li>')
             continue
         items.append(
             f'<li data-frame="{index}"><span class="n">{frame.move - 1}</span> '

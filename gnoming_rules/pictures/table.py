@@ -93,10 +93,13 @@ def table_view(
     seat: int | None = None,
     names: Sequence[str] | None = None,
     marked: tuple[int, int] | None = None,
+    public: bool = False,
 ) -> TableView:
     """What a picture of ``state`` shows: the referee's view, or ``seat``'s (from ``observe``).
 
     ``marked`` is a (seat, slot) to outline, such as the slot of a refused move.
+    ``public``: ``state`` is a public-information record's replay, whose face-down cards
+    are stand-ins nobody saw (drawn as backs; the picture says whose view it is).
     Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) for a seat not at the
     table.
     """
@@ -119,7 +122,11 @@ def table_view(
             for other, row in enumerate(state.cards)
         ]
         held = None if state.held is None else (state.held, table)
-        viewer = "referee's view: face-down cards named at their foot"
+        viewer = (
+            "as the table saw it: a public record names no face-down card"
+            if public
+            else "referee's view: face-down cards named at their foot"
+        )
     ended = state.phase in (Phase.DEAL, Phase.OVER) and bool(state.scores) and bool(state.cards[0])
     actor = state.actor
     seats = []
@@ -334,9 +341,10 @@ def table_svg(
     seat: int | None = None,
     names: Sequence[str] | None = None,
     marked: tuple[int, int] | None = None,
+    public: bool = False,
 ) -> str:
     """``state`` as one standalone SVG document (see :func:`table_view` for the options)."""
-    view = table_view(ruleset, state, seat=seat, names=names, marked=marked)
+    view = table_view(ruleset, state, seat=seat, names=names, marked=marked, public=public)
     return picture(view, peeks=seat is None, every_face=False).svg()
 
 

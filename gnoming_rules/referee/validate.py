@@ -508,10 +508,13 @@ def _replay(
         public = _round(record, round_index) if seen is not None else None
         if seen is not None and isinstance(public, PublicRound):
             try:
-                state = seen.begin(rules, state, public.start)
+                begun = seen.begin(rules, state, public.start)
             except IllegalMove as refusal:
                 error = VerdictError(round_index, None, refusal.code, refusal.rule, refusal.message)
                 return stop(state, error)
+            if observe is not None:  # the deal as the table saw it: every card unknown
+                observe(rules, state, Deal((HIDDEN,) * len(table.deck)), begun)
+            state = begun
         else:
             dealt = apply(rules, state, deals[round_index])
             if observe is not None:
