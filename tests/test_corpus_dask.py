@@ -60,20 +60,24 @@ def validator() -> Iterator[DaskValidator]:
         yield made
 
 
-def _dies_once(path: str, ruleset: str | None, as_json: bool) -> FileReport:
+def _dies_once(
+    path: str, ruleset: str | None, as_json: bool, trusted: tuple[str, ...]
+) -> FileReport:
     """Kill this worker the first time ``LOST`` comes up (a flag file beside it says so)."""
     flag = Path(path).with_suffix(".lost")
     if path.endswith(LOST) and not flag.exists():
         flag.write_text("lost once")
         os.kill(os.getpid(), signal.SIGKILL)
-    return check_file(path, ruleset, as_json)
+    return check_file(path, ruleset, as_json, trusted)
 
 
-def _segfaults(path: str, ruleset: str | None, as_json: bool) -> FileReport:
+def _segfaults(
+    path: str, ruleset: str | None, as_json: bool, trusted: tuple[str, ...]
+) -> FileReport:
     """Crash this worker every time ``CRASHING`` comes up."""
     if path.endswith(CRASHING):
         os.kill(os.getpid(), signal.SIGSEGV)
-    return check_file(path, ruleset, as_json)
+    return check_file(path, ruleset, as_json, trusted)
 
 
 def test_the_cluster_gives_the_single_process_reports_in_order(
@@ -116,6 +120,39 @@ def test_a_record_that_crashes_its_workers_is_reported_not_fatal(
     assert verdict["valid"] is False and verdict["error"]["code"] == CRASH_CODE
     assert "verdict is unknown" in verdict["error"]["message"]
     assert human[0].text.startswith(f"{corpus[5]}: NOT CHECKED: {CRASH_CODE}: ")
+
+
+def test_trusted_ruleset_folders_reach_the_workers(
+    tmp_path: Path, validator: DaskValidator
+) -> None:
+    """A record naming a ruleset in a trusted folder outside its own gets the verdict it
+    gets in one process with the same trust (and ``unknown-ruleset`` without it)."""
+    trust, records = tmp_path / "trust", tmp_path / "records"
+    trust.mkdir()
+    records.mkdir()
+    (trust / "ours.yaml").write_text("extends: standard\nrounds: 1\n", encoding="utf-8")
+    rules = gr.load_ruleset(trust / "ours.yaml")
+    record, _ = play_game(rules, 3, seed=4, ruleset_ref="../trust/ours.yaml")
+    path = records / "game.json"
+    write_record(record, path)
+    trusted = list(validator.check_files([path], as_json=True, trusted=[trust]))
+    assert trusted == list(check_files([path], jobs=1, as_json=True, trusted=[trust]))
+    assert json.loads(trusted[0].text)["valid"] is True
+    untrusted = json.loads(next(validator.check_files([path], as_json=True)).text)
+    assert untrusted["error"]["code"] == "unknown-ruleset"
+
+
+def test_an_existing_scheduler_serves_the_same_reports(
+    corpus: list[Path], validator: DaskValidator
+) -> None:
+    """``--dask ADDRESS``: a client of a scheduler that is already running (here, the
+    module's cluster's), which leaves that cluster running when it closes."""
+    address = validator.client.scheduler.address
+    with DaskValidator(address) as remote:
+        got = list(remote.check_files(corpus, as_json=True))
+    assert got == list(check_files(corpus, jobs=1, as_json=True))
+    # The cluster outlives the client: the module's validator still checks files.
+    assert list(validator.check_files(corpus[:1], as_json=True)) == got[:1]
 
 
 def test_no_address_and_no_file_start_nothing() -> None:

@@ -153,7 +153,9 @@ def _on_dask(
     from ..corpus.distributed import DaskValidator
 
     validator = stack.enter_context(DaskValidator(address, workers=args.jobs or 2))
-    return validator.check_files(files, ruleset=args.ruleset, as_json=as_json)
+    return validator.check_files(
+        files, ruleset=args.ruleset, as_json=as_json, trusted=args.trust_rulesets
+    )
 
 
 def _print(

@@ -28,8 +28,9 @@ from ..referee.batch import FileReport, check_file
 from ..referee.validate import Verdict, VerdictError
 from .extras import need
 
-CheckFile = Callable[[str, str | None, bool], FileReport]
-"""What a task runs for one file: ``(path, ruleset, as_json) -> FileReport``."""
+CheckFile = Callable[[str, str | None, bool, tuple[str, ...]], FileReport]
+"""What a task runs for one file: ``(path, ruleset, as_json, trusted) -> FileReport``
+(``trusted``: folders of rulesets any record may name, as ``--trust-rulesets`` gives)."""
 
 DEFAULT_WORKERS: Final = 2
 """Worker processes of the local cluster."""
@@ -45,10 +46,14 @@ CRASH_CODE: Final = "worker-crashed"
 
 
 def _check_chunk(
-    check: CheckFile, paths: Sequence[str], ruleset: str | None, as_json: bool
+    check: CheckFile,
+    paths: Sequence[str],
+    ruleset: str | None,
+    as_json: bool,
+    trusted: tuple[str, ...] = (),
 ) -> list[FileReport]:
     """The task a worker runs: the reports of a few files, in order."""
-    return [check(path, ruleset, as_json) for path in paths]
+    return [check(path, ruleset, as_json, trusted) for path in paths]
 
 
 def crash_report(path: str, as_json: bool, why: str) -> FileReport:
@@ -157,8 +162,10 @@ class DaskValidator:
         ruleset: str | None = None,
         as_json: bool = False,
         chunk: int | None = None,
+        trusted: Sequence[str | Path] = (),
     ) -> Iterator[FileReport]:
-        """The reports for ``files``, in their order, computed on the cluster's workers.
+        """The reports for ``files``, in their order, computed on the cluster's workers
+        (``trusted``: folders of rulesets that any record may name, as for ``--jobs``).
 
         Files go in chunks of ``chunk`` (default: about 8 chunks per worker, at most 64
         files), and only a few chunks per worker are in flight at a time, so a corpus of
@@ -167,6 +174,11 @@ class DaskValidator:
         paths = [str(path) for path in files]
         if not paths:
             return
+        folders = tuple(str(folder) for folder in trusted)
+
+        def submit(part: list[str]) -> Any:
+            return self._submit(part, ruleset, as_json, folders)
+
         self.wait_for_workers()
         workers = max(1, self.workers)
         size = chunk or max(1, min(64, len(paths) // (workers * 8)))
@@ -176,19 +188,19 @@ class DaskValidator:
         while chunks or flight:
             while chunks and len(flight) < window:
                 part = chunks.popleft()
-                flight.append((part, self._submit(part, ruleset, as_json)))
+                flight.append((part, submit(part)))
             part, future = flight.popleft()
             try:
                 reports: list[FileReport] = self._result(future)
             except self._killed as killed:
                 if len(part) > 1:  # find the file at fault: one task per file, in order
-                    singles = [([path], self._submit([path], ruleset, as_json)) for path in part]
+                    singles = [([path], submit([path])) for path in part]
                     flight.extendleft(reversed(singles))
                     continue
                 reports = [crash_report(part[0], as_json, _why(killed))]
             except Exception as error:  # the check itself raised: a bug, still one report
                 if len(part) > 1:
-                    singles = [([path], self._submit([path], ruleset, as_json)) for path in part]
+                    singles = [([path], submit([path])) for path in part]
                     flight.extendleft(reversed(singles))
                     continue
                 reports = [crash_report(part[0], as_json, f"{type(error).__name__}: {error}")]
@@ -217,8 +229,12 @@ class DaskValidator:
                         "the run cannot go on",
                     ) from None
 
-    def _submit(self, paths: list[str], ruleset: str | None, as_json: bool) -> Any:
-        return self.client.submit(_check_chunk, self.check, paths, ruleset, as_json, pure=False)
+    def _submit(
+        self, paths: list[str], ruleset: str | None, as_json: bool, trusted: tuple[str, ...]
+    ) -> Any:
+        return self.client.submit(
+            _check_chunk, self.check, paths, ruleset, as_json, trusted, pure=False
+        )
 
 
 def _why(killed: BaseException) -> str:
@@ -234,13 +250,14 @@ def check_files_dask(
     workers: int = DEFAULT_WORKERS,
     ruleset: str | None = None,
     as_json: bool = False,
+    trusted: Sequence[str | Path] = (),
 ) -> Iterator[FileReport]:
     """:meth:`DaskValidator.check_files` on a cluster made for the run and closed after it:
     a local one of ``workers`` processes, or the scheduler at ``address``; none for no file."""
     if not files:
         return
     with DaskValidator(address, workers=workers) as validator:
-        yield from validator.check_files(files, ruleset=ruleset, as_json=as_json)
+        yield from validator.check_files(files, ruleset=ruleset, as_json=as_json, trusted=trusted)
 
 
 __all__ = [
