@@ -232,7 +232,9 @@ def _diff_side(given: str) -> tuple[Side, dict[str, Any]]:
             name=str(data.get("name")), sha256=None, refusal=f"{error.code}: {error.message}"
         )
         return side, data
-    fields = {"name": rules.name, "description": rules.description, **rules.rules_dict()}
+    # Every field, defaults included (rules_dict leaves discard.piles out at its default,
+    # for the hash): both sides of a diff then name the same fields.
+    fields = rules.model_dump(mode="json")
     return Side(name=rules.name, sha256=rules.sha256, refusal=None), fields
 
 
