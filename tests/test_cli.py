@@ -670,11 +670,14 @@ def test_ruleset_diff_of_an_unplayable_ruleset_warns_and_diffs_it_as_written(
     assert done.stderr.startswith(f"warning: {bad} cannot be played (bad-ruleset: {bad}: bonce: ")
     lines = done.stdout.splitlines()
     rules = [line for line in lines if "(a label, not a rule)" not in line]
-    assert rules == [  # only what the file changes: both sides name every field alike
-        "layout.rows: 3 -> 9",
-        "bonce: (absent) -> false",
-        f"2 rules differ (sha256 {gr.load_ruleset('standard').sha256[:12]}... -> "
-        "(none: cannot be played))",
-    ]
+    assert (
+        rules
+        == [  # only what the file changes: both sides name every field alike
+            "layout.rows: 3 -> 9",
+            "bonce: (absent) -> false",
+            f"2 rules differ (sha256 {gr.load_ruleset('standard').sha256[:12]}... -> "
+            "(none: cannot be played))",
+        ]
+    )
     missing = gnoming("ruleset", "diff", "standard", str(tmp_path / "none.yaml"))
     assert missing.returncode == 2 and "unknown-ruleset" in missing.stderr

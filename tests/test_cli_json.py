@@ -54,6 +54,17 @@ def test_validate(tmp_path: Path) -> None:
     assert verdicts == [validate_file(path).to_dict() for path in paths]
 
 
+def test_validate_a_public_record() -> None:
+    path = EXAMPLES / "public" / "tiny-game.json"
+    done = gnoming("validate", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    (verdict,) = documents("gnoming validate", done.stdout)
+    assert verdict["information"] == "public" and verdict == validate_file(path).to_dict()
+    schema = json.loads((ROOT / "schemas" / "cli" / "validate.schema.json").read_text())
+    with pytest.raises(jsonschema.ValidationError):  # the schema types the field
+        jsonschema.validate({**verdict, "information": "full"}, schema)
+
+
 def test_stats() -> None:
     done = gnoming("stats", "--json", "--jobs", "1", "examples")
     assert done.returncode == 0, done.stderr

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -53,6 +53,8 @@ class VerdictDocument(TypedDict):
     scores: list[list[int]]
     totals: list[int]
     winners: list[int]
+    information: NotRequired[Literal["public"]]
+    """Present on the verdict of a public-information record only."""
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
