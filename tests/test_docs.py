@@ -12,12 +12,14 @@
 - Each `make` command shown in a ```sh block is a target of the Makefile.
 - The package docstring's examples run (they are shown on the API page).
 - The house rules guide lists every field of a ruleset with its standard value, and its
-  ten-line example says what it claims; the rules page covers every paragraph number.
+  ten-line example says what it claims; the rules page covers every paragraph number, and
+  each of its sections links to the API reference of the code that enforces it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -339,6 +341,29 @@ def test_rules_page_has_every_paragraph_in_order() -> None:
     missing = [number for number, p in zip(RULE_NUMBERS, positions, strict=True) if p < 0]
     assert not missing
     assert positions == sorted(positions)
+
+
+ENFORCED_LINK = re.compile(r"\[`[\w.]+`\]\((api/\w+\.md)#([\w.]+)\)")
+
+
+def test_each_rule_section_links_to_the_code_that_enforces_it() -> None:
+    """Under each numbered section's title, an *Enforced by* paragraph links to the API
+    pages; each anchor names an object of the module that page documents."""
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    sections = re.split(r"^## (\d+)\. .*$", text, flags=re.MULTILINE)[1:]
+    assert [int(number) for number in sections[::2]] == list(range(1, 10))
+    for number, body in zip(sections[::2], sections[1::2], strict=True):
+        lead = body.strip().split("\n\n")[0]
+        assert lead.startswith("*Enforced by:*"), f"section {number}"
+        links = ENFORCED_LINK.findall(lead)
+        assert links, f"section {number}: no link to the API pages"
+        for page, anchor in links:
+            shown = re.findall(r"^::: ([\w.]+)", (DOCS / page).read_text(encoding="utf-8"), re.M)
+            module = max((m for m in shown if anchor.startswith(m + ".")), key=len, default=None)
+            assert module is not None, f"section {number}: {page} does not document {anchor}"
+            found: Any = importlib.import_module(module)
+            for name in anchor[len(module) + 1 :].split("."):
+                found = getattr(found, name)
 
 
 def test_every_page_is_in_the_navigation() -> None:

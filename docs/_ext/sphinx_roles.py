@@ -3,7 +3,8 @@
 The package's docstrings are written for ``help()`` and use a little reST: roles such as
 :class:`~gnoming_rules.core.state.State` and ``Example::`` literal blocks. mkdocstrings reads
 docstrings as Markdown, so this extension rewrites a role as a code span (``~`` keeps the
-last name only, as in Sphinx) and a ``::`` literal block as a fenced Python block.
+last name only, as in Sphinx) and a ``::`` literal block as a fenced Python block (a
+``pycon`` one when it is a ``>>>`` session, as the functions' ``Example::`` blocks are).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def _role(match: re.Match[str]) -> str:
 
 def _literal_block(match: re.Match[str]) -> str:
     lines = [line[4:] for line in match.group(1).rstrip("\n").split("\n")]
-    return ":\n\n```python\n" + "\n".join(lines) + "\n```\n\n"
+    language = "pycon" if lines[0].startswith(">>> ") else "python"  # a doctest session
+    return f":\n\n```{language}\n" + "\n".join(lines) + "\n```\n\n"
 
 
 def markdown_from_rest(text: str) -> str:

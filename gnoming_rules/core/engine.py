@@ -61,6 +61,14 @@ def new_game(ruleset: Ruleset, players: int, first_player: int = 0) -> State:
     recorded :class:`Deal` to :func:`apply`. Raises
     :class:`~gnoming_rules.core.errors.UsageError` (``bad-setup``) when the player count is
     outside the ruleset's bounds or the seat does not exist.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> state = gr.new_game(rules, players=3, first_player=1)
+        >>> state.players, state.phase.name, state.is_chance
+        (3, 'DEAL', True)
     """
     rules = ruleset.compiled
     if type(players) is not int or not rules.min_players <= players <= rules.max_players:
@@ -83,6 +91,26 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     come from this ruleset (:func:`new_game` and ``apply`` with it): a state with other
     seat bounds or another layout size raises
     :class:`~gnoming_rules.core.errors.UsageError` (``state-mismatch``).
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3, first_player=1)
+        >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
+        >>> state.waiting
+        'seat 1 must reveal a face-down card (setup)'
+        >>> after = gr.apply(rules, state, gr.Reveal(1, 4))
+        >>> after.visible_layout(1)
+        (None, None, None, None, 5, None, None, None, None)
+        >>> state.visible_layout(1)  # unchanged
+        (None, None, None, None, None, None, None, None, None)
+        >>> try:
+        ...     gr.apply(rules, state, gr.Draw(1))
+        ... except gr.IllegalMove as refusal:
+        ...     print(refusal.code, "under rule", refusal.rule)
+        wrong-phase under rule 3.5
     """
     handler = HANDLERS.get(type(move))
     if handler is None:
@@ -99,6 +127,19 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
     from the draw pile, then discard pile 0, 1, ... Given an observation, the same moves
     as on the full state; ``hidden-card`` (a :class:`UsageError`) when they depend on a
     card that observation hides (another seat's drawn card).
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3, first_player=1)
+        >>> gr.legal_moves(rules, start)  # a deal is due: no player moves
+        ()
+        >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
+        >>> moves = gr.legal_moves(rules, state)
+        >>> len(moves), moves[0], moves[-1]
+        (9, Reveal(player=1, slot=0), Reveal(player=1, slot=8))
     """
     if not isinstance(state, State):  # a seat's observation: decide on its stand-in
         state = state.decision_state()
@@ -154,6 +195,21 @@ def explain(ruleset: Ruleset, state: State | View, move: Move) -> IllegalMove | 
 
     Given an observation, the answer :func:`apply` gives on the full state (or
     ``hidden-card``, as for :func:`legal_moves`).
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3, first_player=1)
+        >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
+        >>> refusal = gr.explain(rules, state, gr.Draw(1))
+        >>> refusal.code, refusal.rule
+        ('wrong-phase', '3.5')
+        >>> refusal.message
+        'draw refused: seat 1 must reveal a face-down card (setup) first'
+        >>> print(gr.explain(rules, state, gr.Reveal(1, 4)))
+        None
     """
     if not isinstance(state, State):  # a seat's observation: decide on its stand-in
         state = state.decision_state()
@@ -166,7 +222,18 @@ def explain(ruleset: Ruleset, state: State | View, move: Move) -> IllegalMove | 
 
 def is_legal(ruleset: Ruleset, state: State | View, move: Move) -> bool:
     """True when :func:`apply` accepts ``move`` in ``state`` (or in the full state that an
-    observation shows, as for :func:`explain`)."""
+    observation shows, as for :func:`explain`).
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3, first_player=1)
+        >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
+        >>> gr.is_legal(rules, state, gr.Reveal(1, 4)), gr.is_legal(rules, state, gr.Draw(1))
+        (True, False)
+    """
     return explain(ruleset, state, move) is None
 
 
@@ -175,6 +242,23 @@ def sample_chance(ruleset: Ruleset, state: State, rng: random.Random) -> ChanceE
 
     All randomness of a game passes through here, from a generator you own: seed it for a
     repeatable game. Raises ``ValueError`` when no chance event is due.
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3)
+        >>> deal = gr.sample_chance(rules, start, random.Random(7))
+        >>> type(deal).__name__, len(deal.cards)
+        ('Deal', 110)
+        >>> deal == gr.sample_chance(rules, start, random.Random(7))  # the same seed, the same deal
+        True
+        >>> state = gr.apply(rules, start, deal)
+        >>> gr.sample_chance(rules, state, random.Random(7))
+        Traceback (most recent call last):
+          ...
+        ValueError: no chance event is due in phase REVEAL
     """
     if state.phase is _DEAL:
         cards = list(ruleset.compiled.deck)

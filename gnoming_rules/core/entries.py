@@ -78,6 +78,14 @@ def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dic
 
     A ``discard`` and a ``reshuffle`` carry no claim, and a deal is a round's ``deal``
     field, not an entry: those raise ``ValueError``.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> gr.move_to_entry(gr.Draw(0, 1), card=7)
+        {'action': 'draw', 'player': 0, 'source': 'discard', 'pile': 1, 'card': 7}
+        >>> gr.move_to_entry(gr.Place(2, 4))
+        {'action': 'place', 'player': 2, 'slot': 4}
     """
     if isinstance(move, Deal):
         raise ValueError("a deal is written as its round's deal field, not as a move entry")
@@ -147,6 +155,17 @@ def move_from_entry(
 
     Raises :class:`~gnoming_rules.core.errors.RecordError` (``bad-record``) naming the field
     when the entry is not a move entry of the record format.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> gr.move_from_entry({"action": "place", "player": 2, "slot": 4, "card": 9})
+        Place(player=2, slot=4)
+        >>> try:
+        ...     gr.move_from_entry({"action": "draw", "player": 5, "source": "deck"}, players=4)
+        ... except gr.RecordError as error:
+        ...     print(error.code, "|", error.message)
+        bad-record | player: must be 0 to 3, got 5
     """
     _check_form(entry, players, piles)
     read = read_entry(entry, players if players is not None else _ANY_SEAT, piles=piles)

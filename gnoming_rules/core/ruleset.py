@@ -431,6 +431,21 @@ def load_ruleset(
     Raises :class:`RulesetError`: ``unknown-ruleset`` when a name or file is not found
     (or not allowed: then the message quotes the reference and nothing is read),
     ``bad-ruleset`` when it cannot be read or played; the message names the field.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> rules.name, rules.rounds, rules.players.min, rules.players.max
+        ('standard', 3, 3, 7)
+        >>> short = gr.load_ruleset({"extends": "standard", "name": "short", "rounds": 1})
+        >>> short.rounds, short.sha256 == rules.sha256
+        (1, False)
+        >>> try:
+        ...     gr.load_ruleset("no-such-rules")
+        ... except gr.RulesetError as error:
+        ...     print(error.code)
+        unknown-ruleset
     """
     data, label = _resolved(source, base_dir, files, checked=True)
     return _validate(data, label)

@@ -79,6 +79,13 @@ def score_layout(ruleset: Ruleset, cards: Sequence[Face]) -> int:
     Raises :class:`~gnoming_rules.core.errors.LayoutError` (``bad-layout``) for the wrong
     number of cards or a slot that holds no card; for a layout with face-down cards
     (``None``) use :func:`score_visible`.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> gr.score_layout(rules, [5, 5, 5, 1, 2, 3, 4, 6, 7])  # a row of 5s scores -5
+        18
     """
     rules = ruleset.compiled
     _check_layout(rules, cards)
@@ -86,7 +93,25 @@ def score_layout(ruleset: Ruleset, cards: Sequence[Face]) -> int:
 
 
 def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
-    """:func:`score_layout` with the reasons: which lines were sets, what each card counted."""
+    """:func:`score_layout` with the reasons: which lines were sets, what each card counted.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> breakdown = gr.score_breakdown(rules, [5, 5, 5, 1, 2, 3, 4, 6, 7])
+        >>> breakdown.total, [line.name for line in breakdown.sets]
+        (18, ['row 0'])
+        >>> print(breakdown)
+        row 0 (slots 0, 1, 2): set of 5s  -5
+        slot 3:   1  in no set  +1
+        slot 4:   2  in no set  +2
+        slot 5:   3  in no set  +3
+        slot 6:   4  in no set  +4
+        slot 7:   6  in no set  +6
+        slot 8:   7  in no set  +7
+        total 18
+    """
     rules = ruleset.compiled
     _check_layout(rules, cards)
     total, wild = _best(rules, cards)

@@ -44,7 +44,22 @@ _HOLDING: Final = frozenset({Phase.PLACE, Phase.BOUNCE, Phase.RESHUFFLE})
 
 def state_to_dict(state: State) -> dict[str, Any]:
     """``state`` as JSON data (lists, ints, strings, booleans, ``None``), format
-    ``gnoming-state/1``; :func:`state_from_dict` gives the same state back."""
+    ``gnoming-state/1``; :func:`state_from_dict` gives the same state back.
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3, first_player=1)
+        >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
+        >>> state = gr.apply(rules, state, gr.Reveal(1, 4))
+        >>> data = gr.state_to_dict(state)
+        >>> data["format"], data["phase"], data["face_up"]
+        ('gnoming-state/1', 'reveal', [[], [4], []])
+        >>> gr.state_from_dict(data, rules) == state
+        True
+    """
     return {
         "format": STATE_FORMAT,
         "first_player": state.first_player,
@@ -75,6 +90,19 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     Raises :class:`~gnoming_rules.core.errors.StateError` (``bad-state``) naming the field at
     fault when ``data`` is not a saved state; with ``ruleset``, also when the state does
     not fit those rules (players, layout size, rounds, the deck's cards).
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> data = gr.state_to_dict(gr.new_game(rules, players=4))
+        >>> gr.state_from_dict(data, rules) == gr.new_game(rules, players=4)
+        True
+        >>> try:
+        ...     gr.state_from_dict({**data, "format": "gnoming-state/0"})
+        ... except gr.StateError as error:
+        ...     print(error.code)
+        bad-state
     """
     read = FieldReader(lambda message: StateError("bad-state", message))
     fields = read.mapping(data, "", _FIELDS)

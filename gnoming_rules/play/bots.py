@@ -234,6 +234,17 @@ def play_game(
     ``agents`` gives some seats a player of their own (a person at the terminal, another
     bot) instead of ``bot``; one that raises :class:`StopGame` ends the game there.
     ``watch(move, after)`` is told every move as it is made (to show the game as it goes).
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> record, final = gr.play_game(rules, players=3, seed=7)
+        >>> record.players, len(record.rounds), final.is_over
+        (['Ana', 'Bo', 'Cy'], 3, True)
+        >>> verdict = gr.validate_record(record)
+        >>> verdict.valid, verdict.totals == final.totals
+        (True, True)
     """
     chance = random.Random(seed)
     choices = random.Random(chance.getrandbits(64))

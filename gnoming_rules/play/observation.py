@@ -112,6 +112,20 @@ def observe(state: State, seat: int | None = None) -> Observation:
 
     Raises :class:`~gnoming_rules.core.errors.UsageError` (``bad-seat``) when ``seat`` is not
     at the table.
+
+    Example::
+
+        >>> import random
+        >>> import gnoming_rules as gr
+        >>> rules = gr.load_ruleset("standard")
+        >>> start = gr.new_game(rules, players=3, first_player=1)
+        >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
+        >>> state = gr.apply(rules, state, gr.Reveal(1, 4))
+        >>> seen = gr.observe(state, seat=2)
+        >>> seen.layouts[1]  # seat 1's layout: the card it revealed, the rest face down
+        (None, None, None, None, 5, None, None, None, None)
+        >>> seen.draw_pile_size, seen.actor
+        (81, 1)
     """
     players = state.players
     if seat is not None and (type(seat) is not int or not 0 <= seat < players):

@@ -49,6 +49,17 @@ def redact(
     :class:`~gnoming_rules.core.errors.RecordError` with the verdict's code when ``record`` is
     no playable record (``bad-record``, ``bad-deal``, ``unknown-ruleset``,
     ``ruleset-mismatch``): there is no game to tell.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> from gnoming_rules.referee.redact import redact
+        >>> record, final = gr.play_game(gr.load_ruleset("standard"), players=3, seed=7)
+        >>> public = redact(record)
+        >>> public.information, public.rounds[0].start.piles  # no deal: the piles it started
+        ('public', [12, 3])
+        >>> gr.validate_record(public).totals == gr.validate_record(record).totals
+        True
     """
     replay = replay_record(record, ruleset=ruleset, base_dir=base_dir, resolver=resolver)
     error = replay.verdict.error

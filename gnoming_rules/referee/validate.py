@@ -193,6 +193,14 @@ def validate_record(
     record names is read from ``base_dir``, the record's folder, and must lie inside it;
     with ``base_dir=None`` (a record in no file) only bundled and inline rulesets are
     used. ``resolver`` caches loaded rulesets and may widen that (its ``trusted`` folders).
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> record, final = gr.play_game(gr.load_ruleset("standard"), players=3, seed=7)
+        >>> verdict = gr.validate_record(record)
+        >>> verdict.valid, verdict.complete, verdict.winners == final.winners
+        (True, True, True)
     """
     return replay_record(record, ruleset=ruleset, base_dir=base_dir, resolver=resolver).verdict
 
@@ -203,7 +211,18 @@ def validate_file(
     ruleset: RulesetSource | Ruleset | None = None,
     resolver: RulesetResolver | None = None,
 ) -> Verdict:
-    """Read and validate a record file; unreadable input becomes a ``bad-record`` verdict."""
+    """Read and validate a record file; unreadable input becomes a ``bad-record`` verdict.
+
+    Example (from the repository's top folder)::
+
+        >>> import gnoming_rules as gr
+        >>> verdict = gr.validate_file("examples/tiny-game.json")
+        >>> verdict.valid, verdict.totals, verdict.winners
+        (True, (-10, -18, 7), (1,))
+        >>> refused = gr.validate_file("examples/illegal/wrong-phase.json")
+        >>> refused.valid, refused.error.code, refused.error.rule, refused.error.move
+        (False, 'wrong-phase', '4.1', 6)
+    """
     return replay_file(path, ruleset=ruleset, resolver=resolver).verdict
 
 
@@ -264,6 +283,18 @@ def replay_record(
     ``until=(round, move)`` pauses the replay just before that move (``move=None``: at the
     end of that round); the verdict then covers what was replayed. ``observe`` is called
     with every step the replay accepts (a deal, a move whose claim holds).
+
+    Example (from the repository's top folder)::
+
+        >>> from pathlib import Path
+        >>> import gnoming_rules as gr
+        >>> record = gr.read_record("examples/tiny-game.json")  # names its ruleset file
+        >>> replay = gr.replay_record(record, base_dir=Path("examples"))
+        >>> replay.verdict.valid, replay.ruleset.name, replay.state.is_over
+        (True, 'tiny', True)
+        >>> paused = gr.replay_record(record, base_dir=Path("examples"), until=(0, 3))
+        >>> paused.state.phase.name, paused.state.turn
+        ('DRAW', 2)
     """
     players = len(record.players)
     try:
