@@ -95,7 +95,7 @@ def describe_turn(
     (5.3), and a card taken from a discard pile that must be played (4.5) is not offered
     for discarding."""
     seat = state.actor
-    waiting = WAITING_FOR[state.phase][1]
+    waiting = WAITING_FOR[state.phase].words
     if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.bounce:
         waiting = "discard the held card (no bouncing under these rules)"
     elif (
