@@ -391,7 +391,7 @@ def _change(
 
 def _layout_text(ruleset: Ruleset, layout: Sequence[Face]) -> str:
     """``5 5 M / 3 -2 9 / 5 H 1``: a layout row by row."""
-    cols = ruleset.layout.cols
+    cols = ruleset.compiled.cols
     rows = [layout[start : start + cols] for start in range(0, len(layout), cols)]
     return " / ".join(" ".join(face_text(card) for card in row) for row in rows)
 

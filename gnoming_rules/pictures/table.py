@@ -147,8 +147,8 @@ def table_view(
             )
         )
     return TableView(
-        rows=ruleset.layout.rows,
-        cols=ruleset.layout.cols,
+        rows=ruleset.compiled.rows,
+        cols=ruleset.compiled.cols,
         heading=_heading(ruleset, state, names),
         viewer=viewer,
         seats=tuple(seats),
@@ -168,7 +168,7 @@ def _table_sees_held(state: State) -> bool:
 
 
 def _heading(ruleset: Ruleset, state: State, names: Sequence[str] | None) -> str:
-    rounds = ruleset.rounds
+    rounds = ruleset.compiled.rounds
     if state.phase is Phase.OVER:
         return f"Game over after {rounds} round{'s' if rounds > 1 else ''}"
     if state.phase is Phase.DEAL and state.scores and state.cards[0]:
@@ -360,7 +360,7 @@ def scored_layout(ruleset: Ruleset, cards: Sequence[Face], name: str) -> SeatVie
 def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
     """Seat panels side by side and nothing else: one layout at several moments, or several
     layouts (the pictures of the rules page). Face-down cards are drawn as the panels say."""
-    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
     where = arrange(rows, cols, 1, 0)
     width, height = where.panel
     total = MARGIN * 2 + len(panels) * (width + GAP) - GAP

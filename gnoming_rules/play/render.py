@@ -96,13 +96,13 @@ def describe_turn(
     for discarding."""
     seat = state.actor
     waiting = WAITING_FOR[state.phase].words
-    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.bounce:
+    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.compiled.bounce:
         waiting = "discard the held card (no bouncing under these rules)"
     elif (
         ruleset is not None
         and state.phase is Phase.PLACE
         and state.taken_from_discard
-        and ruleset.discard.taken_must_be_played
+        and ruleset.compiled.taken_must_be_played
     ):
         waiting = "play the held card, taken from a discard pile, into a slot"
     if seat is None:
