@@ -160,7 +160,7 @@ class RevealEntry(TypedDict):
 
 
 class DrawEntry(TypedDict):
-    """draw: from the deck, or from discard pile 0 or 1 (rule 4.1)."""
+    """draw: from the deck, or from a discard pile (0, 1, ...) (rule 4.1)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["draw"]

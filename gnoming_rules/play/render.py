@@ -120,7 +120,7 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
 
 
 def draw_piles(state: State) -> list[str]:
-    """The draw pile, both discard piles, the held card and the removed cards, one per line."""
+    """The draw pile, every discard pile, the held card and the removed cards, one per line."""
     draw = state.draw_pile
     lines = [
         f"draw pile: {len(draw)} card{'' if len(draw) == 1 else 's'}"
