@@ -49,6 +49,36 @@ from .errors import (
 )
 from .fields import StrictModel, field_path, problem_words
 
+__all__ = [
+    "DEFAULT_PILES",
+    "MAX_DECK",
+    "MAX_EXTENDS",
+    "MAX_PILES",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_RULESET_BYTES",
+    "MAX_SCORE_VALUE",
+    "Deck",
+    "DiscardRules",
+    "GoingOut",
+    "HazardRules",
+    "Layout",
+    "MulliganRules",
+    "NumberFace",
+    "Players",
+    "Ruleset",
+    "RulesetFiles",
+    "RulesetSource",
+    "ScoreValue",
+    "bundled_dir",
+    "bundled_rulesets",
+    "load_ruleset",
+    "looks_like_path",
+    "merge_patch",
+    "ruleset_data",
+    "validation_problems",
+]
+
 RulesetSource = str | Path | Mapping[str, Any]
 """What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
 RulesetFiles = Literal["any", "none"] | Path | Collection[Path]

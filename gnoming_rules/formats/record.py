@@ -49,6 +49,47 @@ from ..core.fields import StrictModel, field_path, problem_words
 from .reading import read_regular_file
 from .safe_yaml import load_yaml
 
+__all__ = [
+    "ACTIONS",
+    "FORMAT",
+    "MAX_RECORD_BYTES",
+    "PUBLIC_ADAPTER",
+    "RECORD_ADAPTER",
+    "SCHEMA_ADAPTER",
+    "AnyRecord",
+    "BounceEntry",
+    "CardFace",
+    "DiscardEntry",
+    "DrawEntry",
+    "FlipEntry",
+    "Int64",
+    "MoveEntry",
+    "Pile",
+    "PlaceEntry",
+    "PublicDrawEntry",
+    "PublicFlipEntry",
+    "PublicMoveEntry",
+    "PublicRecord",
+    "PublicReshuffleEntry",
+    "PublicRevealEntry",
+    "PublicRound",
+    "Record",
+    "RecordFormat",
+    "ReshuffleEntry",
+    "Result",
+    "RevealEntry",
+    "Round",
+    "RulesetRef",
+    "Seat",
+    "Start",
+    "dump_record",
+    "format_of",
+    "parse_record",
+    "read_record",
+    "record_error_from",
+    "write_record",
+]
+
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
 

@@ -15,6 +15,19 @@ from ..core.errors import one_line
 from ..core.ruleset import Ruleset
 from ..core.state import WAITING_FOR, Phase, State
 
+__all__ = [
+    "CELL",
+    "cell_text",
+    "describe_turn",
+    "draw_layout",
+    "draw_piles",
+    "draw_slot_numbers",
+    "draw_table",
+    "seat_name",
+    "side_by_side",
+    "state_summary",
+]
+
 CELL = 6
 """Width of one grid cell, enough for ``(-12)*``."""
 
