@@ -1,4 +1,4 @@
-"""The strategies of ``gnoming_rules.testing`` give what they promise (issue 4, item 1)."""
+"""The strategies of ``gnoming_rules.testing`` give what they promise."""
 
 from __future__ import annotations
 
