@@ -1,4 +1,4 @@
-"""The stateful machine that plays games move by move, legal and illegal (issue 4, item 2).
+"""The stateful machine that plays games move by move, legal and illegal.
 
 Each step either plays chosen legal moves, plays on at random for a while or until a rare
 phase comes (flips owed, a reshuffle due, a round over), tries one move that may be illegal

@@ -1,5 +1,5 @@
 """Bugs planted in the engine, the scorer and the record tools, to prove each property
-catches fish (issue 4, item 7).
+catches fish.
 
 Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.core.engine``,
 ``gnoming_rules.core.scoring``, ``gnoming_rules.formats.record``,

@@ -94,7 +94,7 @@ def test_a_random_bot_picks_among_legal_moves() -> None:
     assert RandomBot(random.Random(2)).choose(rules, seen) in gr.legal_moves(rules, state)
 
 
-# --- every game ends (issue: the greedy bot handed a mulligan back and forth for ever) ------
+# --- every game ends (the greedy bot once handed a mulligan back and forth for ever) --------
 
 
 def test_the_greedy_bot_values_only_the_plays_the_engine_allows() -> None:

@@ -310,7 +310,7 @@ def test_main_turns_every_failure_into_one_line(
 
 
 def test_a_hand_edit_of_the_demo_record_is_reported_at_its_move(tmp_path: Path) -> None:
-    """The issue's "done when": change one move of the demo by hand, get move, rule, reason."""
+    """One move of the demo changed by hand: the report names the move, the rule, the reason."""
     text = (EXAMPLES / "demo-game.json").read_text(encoding="utf-8")
     lines = text.splitlines()
     first_draw = next(i for i, line in enumerate(lines) if '"action": "draw", "player": 1' in line)

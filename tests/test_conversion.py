@@ -1,4 +1,4 @@
-"""Full records and their public form (issue 11, item 5): the verdict on ``redact(full)``
+"""Full records and their public form: the verdict on ``redact(full)``
 agrees with the verdict on ``full`` as RECORD.md's last bullet says, over random games of
 every bundled variant (and random variants), valid and broken by a rule."""
 

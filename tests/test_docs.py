@@ -1,4 +1,4 @@
-"""Every example in the docs runs, and the reference pages match the code (issue 5, item 4).
+"""Every example in the docs runs, and the reference pages match the code.
 
 - Each ```python block of docs/**/*.md and README.md runs, the blocks of one page in
   order in one fresh namespace, from the repository's top folder, and writes nothing into

@@ -1,4 +1,4 @@
-"""Engine properties over games no one wrote by hand (issue 4, items 2 and 5).
+"""Engine properties over games no one wrote by hand.
 
 The stateful machine (``test_engine_machine.py``) mixes legal and illegal moves; here each
 example is a whole game played at random, checked step by step, plus the exhaustive

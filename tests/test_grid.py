@@ -1,4 +1,4 @@
-"""Grid generality: every layout from 2x2 to 5x5 plays by the same rules (issue 5, item 2).
+"""Grid generality: every layout from 2x2 to 5x5 plays by the same rules.
 
 For each of the 16 shapes: the deck check bounds the player count, dealing gives
 rows x cols cards per seat, sets are exactly the full rows and columns (worked examples

@@ -1,4 +1,4 @@
-"""Proof that the net catches fish (issue 4, item 7): each property, run against an engine,
+"""Proof that the net catches fish: each property, run against an engine,
 scorer, record reader or writer, validator, saved-state reader, observation or entry reader
 with a bug planted, fails.
 

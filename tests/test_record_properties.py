@@ -1,4 +1,4 @@
-"""Record properties (issue 4, items 4 and 5): records of games no one wrote by hand.
+"""Record properties: records of games no one wrote by hand.
 
 - ``record-round-trip``: a game played, written (JSON or YAML), read and validated gives
   the game's own scores, totals and winners;

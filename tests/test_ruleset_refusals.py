@@ -1,4 +1,4 @@
-"""A ruleset that cannot be played is refused at load time, naming the field (issue 5, item 1).
+"""A ruleset that cannot be played is refused at load time, naming the field.
 
 Each case overrides the standard ruleset with one bad value and checks the ``bad-ruleset``
 error: one line, starting with where the ruleset came from and the dotted field path.

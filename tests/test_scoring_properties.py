@@ -1,4 +1,4 @@
-"""Scoring properties (issue 4, item 3): symmetries, monotonicity, wild mulligans, breakdowns.
+"""Scoring properties: symmetries, monotonicity, wild mulligans, breakdowns.
 
 Each property is a plain function of a Hypothesis ``data`` object, so that the planted-bug
 tests can run the very same property against a broken scorer.

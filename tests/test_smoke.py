@@ -1,4 +1,4 @@
-"""Whole games under random legal play end with totals and winners (issue 2, item 6)."""
+"""Whole games under random legal play end with totals and winners."""
 
 from __future__ import annotations
 

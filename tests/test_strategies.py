@@ -1,4 +1,4 @@
-"""The strategies of ``gnoming_rules.testing`` give what they promise (issue 4, item 1)."""
+"""The strategies of ``gnoming_rules.testing`` give what they promise."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def deck_of(ruleset: gr.Ruleset) -> Counter[gr.Face]:
 def test_overrides_extend_the_standard_and_load(overrides: dict[str, object]) -> None:
     assert overrides["extends"] == "standard"
     ruleset = gr.load_ruleset(overrides)
-    needed = ruleset.players.max * ruleset.slots + 2 + ruleset.deck.hazards
+    needed = ruleset.players.max * ruleset.slots + ruleset.discard.piles + ruleset.deck.hazards
     assert ruleset.deck.size >= needed
     assert 2 <= ruleset.layout.rows <= 5 and 2 <= ruleset.layout.cols <= 5
     assert ruleset.players.min >= 2

@@ -1,4 +1,4 @@
-"""The bundled variants: each one's difference from standard, shown in play (issue 5, item 1).
+"""The bundled variants: each one's difference from standard, shown in play.
 
 Every test plays one arranged situation through the public engine API (``new_game``,
 ``apply`` with an arranged ``Deal``, ``legal_moves``) under standard and under the

@@ -1,4 +1,4 @@
-"""Deciding from a view (issue 11, items 1-3): the observation's JSON form round-trips, the
+"""Deciding from a view: the observation's JSON form round-trips, the
 moves open to the seat to move follow from its own observation exactly as from the full
 state, and a bot's choice cannot depend on a card its seat cannot see."""
 

@@ -40,7 +40,7 @@ from ..core.cards import Face, face_text
 from ..core.engine import apply, new_game
 from ..core.moves import Deal, Move, PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
-from ..core.state import Phase, State
+from ..core.state import Phase, State, below_tops
 from ..formats.record import Record
 from ..play.observation import Observation, observe
 from ..play.recorder import Recorder
@@ -285,7 +285,7 @@ def _to_come(tables: _Tables, state: State) -> list[int]:
     """The copies of each face that the chance sequence now due will deal."""
     if state.phase is Phase.DEAL:
         return list(tables.deck_counts)
-    below = Counter(card for pile in state.discard_piles for card in pile[:-1])
+    below = Counter(below_tops(state.discard_piles))
     return [below[face] for face in tables.faces]
 
 

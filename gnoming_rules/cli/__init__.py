@@ -8,7 +8,7 @@ Adding a command takes one new module and one line:
    ``out`` (:class:`~gnoming_rules.cli.output.Output`): text for people, or with
    ``--json`` (added to every command) one JSON document per line, whose TypedDict
    ``output`` gives its JSON Schema (``make schemas`` writes ``schemas/cli/NAME.schema.json``).
-   Raise :class:`~gnoming_rules.cli.command.UsageError` for a command line that cannot be
+   Raise :class:`~gnoming_rules.cli.command.ArgsError` for a command line that cannot be
    run, and let the library's ``GnomingError`` out: ``main`` makes either one line.
 2. Add ``"NAME",`` to ``COMMANDS`` in :mod:`gnoming_rules.cli.app`.
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Final, NoReturn
 
 from ..core.errors import GnomingError
-from .command import Command, UsageError
+from .command import ArgsError, Command
 from .output import Output
 
 COMMANDS: Final = (
@@ -49,7 +49,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with its errors raised (as one line) instead of printed with the usage."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see {self.prog} --help)")
+        raise ArgsError(f"{message} (see {self.prog} --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.parser.print_help()
             return 0
         return int(args.run(args, Output(json=getattr(args, "json", False))))
-    except UsageError as error:
+    except ArgsError as error:
         return fail(f"usage: {error}")
     except GnomingError as error:
         return fail(f"{error.code}: {error.message}")

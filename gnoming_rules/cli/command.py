@@ -19,7 +19,7 @@ Run = Callable[[argparse.Namespace, "Output"], int]
 """A command's body: the parsed arguments and the output layer in, the exit status out."""
 
 
-class UsageError(Exception):
+class ArgsError(Exception):
     """A command line that cannot be run as written (one line, exit status 2)."""
 
 
@@ -75,4 +75,4 @@ def trust_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-__all__ = ["Command", "Run", "UsageError", "positive", "trust_option"]
+__all__ = ["ArgsError", "Command", "Run", "positive", "trust_option"]

@@ -144,7 +144,7 @@ class TerminalPlayer:
 
     def table(self, ruleset: Ruleset, seen: Observation) -> list[str]:
         """The table as this seat sees it: every layout (face down as ``(?)``) and the piles."""
-        rows, cols = ruleset.layout.rows, ruleset.layout.cols
+        rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
         blocks = []
         for seat, layout in enumerate(seen.layouts):
             face_up = sum(1 << slot for slot, card in enumerate(layout) if card is not None)

@@ -10,7 +10,7 @@ from typing import Any, Final
 from typing_extensions import TypedDict
 
 from ..core.ruleset import load_ruleset
-from .command import Command, UsageError, positive
+from .command import ArgsError, Command, positive
 from .output import Output, echo
 
 BOTS: Final = ("greedy", "random")
@@ -124,12 +124,12 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
     load_ruleset(args.a), load_ruleset(args.b)  # a bad ruleset: one error, first
     if args.html is not None and not Path(args.html).resolve().parent.is_dir():
-        raise UsageError(f"{args.html}: the folder {Path(args.html).parent} does not exist")
+        raise ArgsError(f"{args.html}: the folder {Path(args.html).parent} does not exist")
     replayed = None
     if args.corpus is not None:
         files = [str(path) for path in record_files(args.corpus)]
         if not files:
-            raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
+            raise ArgsError("no record files (.json, .yaml, .yml) found in the folders given")
         progress = out.progress(len(files), unit="records")
         replayed = replay_corpus(files, args.a, args.b, jobs=args.jobs, progress=progress.update)
         pairs = replayed.pairs

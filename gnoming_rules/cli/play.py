@@ -17,7 +17,7 @@ from ..core.state import State
 from ..formats.record import dump_record, write_record
 from ..play.bots import NAMES, Bot, default_names, play_game
 from ..play.render import seat_name
-from .command import Command, UsageError
+from .command import ArgsError, Command
 from .human import TerminalPlayer, move_words
 from .output import Output, echo
 
@@ -88,17 +88,17 @@ def run(args: argparse.Namespace, out: Output) -> int:
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     names = [name.strip() for name in args.names.split(",")] if args.names else None
     if names is not None and len(names) != args.players:
-        raise UsageError(f"--names gives {len(names)} names for {args.players} players")
+        raise ArgsError(f"--names gives {len(names)} names for {args.players} players")
     target = args.out or f"gnoming-game-{seed}.json"
     to_stdout = target == "-"
     if not to_stdout and not Path(target).resolve().parent.is_dir():
-        raise UsageError(f"--out {echo(target)}: the folder {echo(str(Path(target).parent))} "
+        raise ArgsError(f"--out {echo(target)}: the folder {echo(str(Path(target).parent))} "
                          "does not exist")  # fmt: skip
     humans = sorted(set(args.human or ()))
     if humans and (to_stdout or out.json):
-        raise UsageError("--human talks on standard output: it takes neither --out - nor --json")
+        raise ArgsError("--human talks on standard output: it takes neither --out - nor --json")
     if (humans and not 0 <= humans[-1] < args.players) or (humans and humans[0] < 0):
-        raise UsageError(f"--human: seats are 0 to {args.players - 1}, got {humans}")
+        raise ArgsError(f"--human: seats are 0 to {args.players - 1}, got {humans}")
     seat_names = names if names is not None else default_names(args.players)
     shown_names = [echo(name) for name in seat_names]
     people: dict[int, Bot] = {
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
         )
     except GnomingError as error:
         if error.code == "bad-setup":
-            raise UsageError(error.message) from None
+            raise ArgsError(error.message) from None
         raise
     seats = record.players
     moves = sum(len(round_.moves) for round_ in record.rounds)

@@ -9,7 +9,7 @@ from typing import cast
 from typing_extensions import TypedDict
 
 from ..pictures.replay import write_replay
-from .command import Command, UsageError
+from .command import ArgsError, Command
 from .output import Output, echo
 from .validate import ErrorDocument
 
@@ -49,10 +49,10 @@ def target_file(given: str, record: str) -> Path:
     never written to) and to lie in a folder that exists."""
     target = Path(given)
     if target.exists() and Path(record).exists() and target.samefile(record):
-        raise UsageError(f"--out {echo(given)} is the record itself: name another file")
+        raise ArgsError(f"--out {echo(given)} is the record itself: name another file")
     if not target.resolve().parent.is_dir():
         folder = echo(str(target.parent))
-        raise UsageError(f"--out {echo(given)}: the folder {folder} does not exist")
+        raise ArgsError(f"--out {echo(given)}: the folder {folder} does not exist")
     return target
 
 

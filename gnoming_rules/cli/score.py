@@ -10,7 +10,7 @@ from ..core.cards import Face, face_from_text
 from ..core.ruleset import load_ruleset
 from ..core.scoring import score_breakdown
 from ..play.render import draw_layout
-from .command import Command, UsageError
+from .command import ArgsError, Command
 from .output import Output
 
 
@@ -58,10 +58,10 @@ def run(args: argparse.Namespace, out: Output) -> int:
     try:
         cards = [face_from_text(text) for text in args.cards]
     except ValueError as error:
-        raise UsageError(str(error)) from None
+        raise ArgsError(str(error)) from None
     rows, cols = rules.layout.rows, rules.layout.cols
     if len(cards) != rows * cols:
-        raise UsageError(
+        raise ArgsError(
             f"a {rows}x{cols} layout has {rows * cols} cards, got {len(cards)} "
             "(give them row by row)"
         )

@@ -17,7 +17,7 @@ from ..play.observation_json import observation_to_dict
 from ..play.render import describe_turn, draw_table
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_file
-from .command import Command, UsageError, trust_option
+from .command import ArgsError, Command, trust_option
 from .output import Output, echo
 from .replay import target_file
 from .validate import ErrorDocument
@@ -90,11 +90,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: Output) -> int:
     label = echo(args.path)
     if not args.svg and args.out is not None:
-        raise UsageError("--out goes with --svg")
+        raise ArgsError("--out goes with --svg")
     if args.svg and out.json:
-        raise UsageError("--svg draws a picture, --json prints data: give one of them")
+        raise ArgsError("--svg draws a picture, --json prints data: give one of them")
     if args.svg and args.spectator:
-        raise UsageError(
+        raise ArgsError(
             "--svg draws the referee's view or one seat's (--seat N), not a spectator's"
         )
     resolver = RulesetResolver(trusted=args.trust_rulesets)
@@ -115,17 +115,17 @@ def run(args: argparse.Namespace, out: Output) -> int:
     last = len(record.rounds) - 1
     round_index = last if args.round is None else args.round
     if not 0 <= round_index <= last:
-        raise UsageError(f"--round {round_index}: the record has rounds 0 to {last}")
+        raise ArgsError(f"--round {round_index}: the record has rounds 0 to {last}")
     moves = len(record.rounds[round_index].moves)
     move_index = args.move
     if move_index is not None and not 0 <= move_index <= moves:
-        raise UsageError(
+        raise ArgsError(
             f"--move {move_index}: round {round_index} has {moves} moves: --move 0 to {moves} "
             f"({moves}: after its last move)"
         )
     seats = len(record.players)
     if args.seat is not None and not 0 <= args.seat < seats:
-        raise UsageError(f"--seat {args.seat}: the record has seats 0 to {seats - 1}")
+        raise ArgsError(f"--seat {args.seat}: the record has seats 0 to {seats - 1}")
     until = (round_index, move_index)
     replay = replay_file(args.path, ruleset=args.ruleset, resolver=resolver, until=until)
     state, rules = replay.state, replay.ruleset

@@ -9,7 +9,7 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from ..core.ruleset import load_ruleset
-from .command import Command, UsageError, positive
+from .command import ArgsError, Command, positive
 from .output import Output, echo
 
 
@@ -70,12 +70,12 @@ def run(args: argparse.Namespace, out: Output) -> int:
         load_ruleset(args.ruleset)
     for target in (args.html, args.out):
         if target is not None and not Path(target).resolve().parent.is_dir():
-            raise UsageError(f"{target}: the folder {Path(target).parent} does not exist")
+            raise ArgsError(f"{target}: the folder {Path(target).parent} does not exist")
     if args.out is not None and Path(args.out).suffix.lower() not in (".csv", ".parquet"):
-        raise UsageError(f"--out {args.out}: write .csv or .parquet")
+        raise ArgsError(f"--out {args.out}: write .csv or .parquet")
     files = record_files(args.paths)
     if not files:
-        raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
+        raise ArgsError("no record files (.json, .yaml, .yml) found in the folders given")
     progress = out.progress(len(files), unit="records")
     games = collect(files, ruleset=args.ruleset, jobs=args.jobs, progress=progress.update)
     progress.clear()

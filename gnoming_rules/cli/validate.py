@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final, Literal, NotRequired
 from typing_extensions import TypedDict
 
 from ..core.ruleset import load_ruleset
-from .command import Command, UsageError, positive, trust_option
+from .command import ArgsError, Command, positive, trust_option
 from .output import Output
 
 if TYPE_CHECKING:
@@ -96,10 +96,10 @@ def run(args: argparse.Namespace, out: Output) -> int:
         load_ruleset(args.ruleset)  # a bad --ruleset is one error, not one per file
     address = None if args.dask is None else _dask_address(args)
     if not args.paths:  # nargs="*", so that --dask may come before the files
-        raise UsageError("the following arguments are required: FILE (see gnoming validate --help)")
+        raise ArgsError("the following arguments are required: FILE (see gnoming validate --help)")
     files = record_files(args.paths)
     if not files:
-        raise UsageError("no record files (.json, .yaml, .yml) found in the folders given")
+        raise ArgsError("no record files (.json, .yaml, .yml) found in the folders given")
     counts = [0, 0, 0]
     progress = out.progress(len(files)) if len(files) >= PROGRESS_FROM else None
     with contextlib.ExitStack() as stack:
@@ -135,7 +135,7 @@ def _dask_address(args: argparse.Namespace) -> str | None:
         return None
     if ADDRESS.match(args.dask):
         if args.jobs is not None:
-            raise UsageError(
+            raise ArgsError(
                 "--jobs counts the workers of a local cluster: with a scheduler's ADDRESS, "
                 "its own workers do the work"
             )

@@ -12,6 +12,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+__all__ = ["bundled_path"]
+
 _SOURCE_TREE = {
     "rulesets": "rulesets",
     "rules.md": "docs/rules.md",

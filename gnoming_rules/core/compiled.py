@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from .cards import Face
 from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 
+__all__ = ["CompiledRules", "Line", "grid_lines", "move_tables"]
+
 
 @dataclass(frozen=True, slots=True)
 class Line:

@@ -415,7 +415,7 @@ def _check_actor(state: State, move: PlayerMove, *phases: Phase) -> None:
     _check_in_play(state)
     actor = state.actor
     phase = state.phase
-    rule, waiting = WAITING_FOR[phase]
+    rule, waiting, _ = WAITING_FOR[phase]
     if type(move.player) is not int or move.player != actor:
         raise IllegalMove(
             "not-your-turn",

@@ -1,9 +1,14 @@
-"""Reading plain data (parsed JSON) field by field, for the library's small input formats.
+"""Input fields and their one-line messages, for every input format of the library.
 
-A :class:`FieldReader` checks one value at a time and raises the error its owner chose
-(``bad-state`` for a saved state, ``bad-record`` for a move entry) with a one-line message
-that starts with the field's path: ``cards[1][4]: not a card: ..., got "X"``. Integers
-must be ``int`` (not ``bool``, not ``float``), as in records (docs/record-format.md, Fields).
+A :class:`FieldReader` reads plain data (parsed JSON) for the small formats, one value at
+a time, and raises the error its owner chose (``bad-state`` for a saved state,
+``bad-record`` for a move entry) with a one-line message that starts with the field's
+path: ``cards[1][4]: not a card: ..., got "X"``. Integers must be ``int`` (not ``bool``,
+not ``float``), as in records (docs/record-format.md, Fields).
+
+The formats pydantic reads (a ruleset, a record) build on :class:`StrictModel`, and
+their readers turn pydantic's problems into the same kind of message with
+:func:`field_path` and :func:`problem_words`.
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
+from pydantic import BaseModel, ConfigDict
+from pydantic_core import ErrorDetails
+
 from .cards import Face, is_face
-from .errors import GnomingError
+from .errors import GnomingError, one_line, quoted
+
+__all__ = ["FieldReader", "StrictModel", "field_path", "problem_words", "shown"]
 
 
 def shown(value: object) -> str:
@@ -111,3 +121,40 @@ class FieldReader:
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
+
+
+class StrictModel(BaseModel):
+    """The base of the pydantic input forms (a ruleset and its parts, a record and its
+    parts): frozen, strict (``"3"`` is not ``3``), and no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+def field_path(loc: Sequence[int | str], *, brackets: bool = True) -> str:
+    """A pydantic location as a path: ``("rounds", 1, "moves", 7)`` -> ``rounds[1].moves[7]``,
+    or with ``brackets=False`` every part after a dot, as a ruleset's messages write it
+    (``deck.numbers.5``). Names from the input print on one line (:func:`~.errors.one_line`)."""
+    if not brackets:
+        return ".".join(one_line(str(part)) for part in loc)
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            name = one_line(str(part))
+            path += f".{name}" if path else name
+    return path
+
+
+def problem_words(problem: ErrorDetails, *, python: bool = False) -> str:
+    """One problem of a pydantic error in the library's words, after its path: ``missing
+    field``, ``unknown field``, else pydantic's message from a small letter and the value
+    given (``input should be a valid integer, got "3"``; quoted as Python with
+    ``python=True``). Readers word their own special cases first."""
+    kind = problem["type"]
+    if kind == "missing":
+        return "missing field"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    text = problem["msg"]
+    return f"{text[:1].lower()}{text[1:]}, got {quoted(problem.get('input'), python=python)}"

@@ -26,7 +26,6 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 from pydantic import (
     BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
     ValidationError,
@@ -48,6 +47,37 @@ from .errors import (
     one_line,
     quoted,
 )
+from .fields import StrictModel, field_path, problem_words
+
+__all__ = [
+    "DEFAULT_PILES",
+    "MAX_DECK",
+    "MAX_EXTENDS",
+    "MAX_PILES",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_RULESET_BYTES",
+    "MAX_SCORE_VALUE",
+    "Deck",
+    "DiscardRules",
+    "GoingOut",
+    "HazardRules",
+    "Layout",
+    "MulliganRules",
+    "NumberFace",
+    "Players",
+    "Ruleset",
+    "RulesetFiles",
+    "RulesetSource",
+    "ScoreValue",
+    "bundled_dir",
+    "bundled_rulesets",
+    "load_ruleset",
+    "looks_like_path",
+    "merge_patch",
+    "ruleset_data",
+    "validation_problems",
+]
 
 RulesetSource = str | Path | Mapping[str, Any]
 """What :func:`load_ruleset` takes: a bundled name, a path, or an inline mapping."""
@@ -100,11 +130,7 @@ MAX_EXTENDS = 16
 """Most ``extends`` a ruleset may follow, one after the other, to its root ruleset."""
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
-class Deck(_Model):
+class Deck(StrictModel):
     """The cards of the game (rule 1.1-1.2). Each face is given with its number of copies."""
 
     numbers: Annotated[
@@ -135,7 +161,7 @@ class Deck(_Model):
         return sum(self.numbers.values()) + self.hazards + self.mulligans
 
 
-class Players(_Model):
+class Players(StrictModel):
     """How many may sit at the table (rule 2.1)."""
 
     min: int = Field(ge=1, le=MAX_PLAYERS, description="Fewest players.")
@@ -144,7 +170,7 @@ class Players(_Model):
     )
 
 
-class Layout(_Model):
+class Layout(StrictModel):
     """Each player's grid (rule 2.3) and how many cards each reveals at setup (3.5)."""
 
     rows: int = Field(ge=2, le=5, description="Rows of the grid (2 to 5).")
@@ -160,7 +186,7 @@ DEFAULT_PILES = 2
 """Discard piles when a ruleset does not say (rule 3.3)."""
 
 
-class DiscardRules(_Model):
+class DiscardRules(StrictModel):
     """The discard piles and discarding (rule 3.3, 4.4-4.5)."""
 
     piles: int = Field(
@@ -174,7 +200,7 @@ class DiscardRules(_Model):
     )
 
 
-class HazardRules(_Model):
+class HazardRules(StrictModel):
     """Hazards (rules §6, 8.5)."""
 
     flips: Literal["others", "next", "none"] = Field(
@@ -187,7 +213,7 @@ class HazardRules(_Model):
     penalty: ScoreValue = Field(description="Score of a hazard left in a layout (8.5).")
 
 
-class MulliganRules(_Model):
+class MulliganRules(StrictModel):
     """Mulligans (rules §7, 8.4)."""
 
     max_face_up: int = Field(
@@ -199,7 +225,7 @@ class MulliganRules(_Model):
     unmatched_value: ScoreValue = Field(description="Score of a mulligan in no set (8.4).")
 
 
-class GoingOut(_Model):
+class GoingOut(StrictModel):
     """The bonus or penalty of the player who went out (rule 8.6)."""
 
     bonus: ScoreValue = Field(
@@ -211,7 +237,7 @@ class GoingOut(_Model):
     )
 
 
-class Ruleset(_Model):
+class Ruleset(StrictModel):
     """A resolved ruleset: the deck and every rule toggle, as the engine plays them.
 
     Build one with :func:`load_ruleset`. Models are frozen; the engine reads the derived
@@ -660,7 +686,11 @@ def _unknown_fields(
             found.append(RulesetProblem(label, f"{prefix}{one_line(str(key))}", "unknown field"))
             continue
         nested = field.annotation
-        if isinstance(value, Mapping) and isinstance(nested, type) and issubclass(nested, _Model):
+        if (
+            isinstance(value, Mapping)
+            and isinstance(nested, type)
+            and issubclass(nested, StrictModel)
+        ):
             found += _unknown_fields(value, nested, label, f"{prefix}{key}.")
     return found
 
@@ -712,19 +742,13 @@ def validation_problems(error: ValidationError, label: str) -> list[RulesetProbl
     """Every problem of a pydantic error, each with its field path (``layout.rows``)."""
     found = []
     for problem in error.errors(include_url=False):
-        location = ".".join(one_line(str(part)) for part in problem["loc"])
-        kind = problem["type"]
-        if kind == "extra_forbidden":
-            message = "unknown field"
-        elif kind == "missing":
-            message = "missing field"
-        elif kind == "value_error":
+        location = field_path(problem["loc"], brackets=False)
+        if problem["type"] == "value_error":
             message = str(problem["ctx"]["error"]) if "ctx" in problem else problem["msg"]
             path, _, rest = message.partition(": ")
             if not location and rest and " " not in path:  # "layout.rows: must be ..."
                 location, message = path, rest
         else:
-            given = quoted(problem["input"], python=True)
-            message = f"{problem['msg'][:1].lower()}{problem['msg'][1:]}, got {given}"
+            message = problem_words(problem, python=True)
         found.append(RulesetProblem(label, location, message))
     return found

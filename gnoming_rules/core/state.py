@@ -41,21 +41,36 @@ class Phase(IntEnum):
 
 CHANCE_PHASES = frozenset({Phase.DEAL, Phase.RESHUFFLE})
 
-WAITING_FOR: Final[Mapping[Phase, tuple[str, str]]] = MappingProxyType(
+
+class Waiting(NamedTuple):
+    """What the game waits for in one phase (a row of :data:`WAITING_FOR`)."""
+
+    rule: str
+    """The rule that says so (``4.1``)."""
+    words: str
+    """The words after ``seat 2 must`` or ``waiting for`` (``draw``, ``the deal``)."""
+    short: str | None
+    """The pictures' label beside the seat to move (``to draw``); ``None`` where no seat
+    moves (a chance event, the game over)."""
+
+
+WAITING_FOR: Final[Mapping[Phase, Waiting]] = MappingProxyType(
     {
-        Phase.DEAL: ("3.1", "the deal"),
-        Phase.REVEAL: ("3.5", "reveal a face-down card (setup)"),
-        Phase.DRAW: ("4.1", "draw"),
-        Phase.PLACE: ("4.2", "play the held card into a slot or discard it"),
-        Phase.BOUNCE: ("4.4", "bounce the held card or discard it"),
-        Phase.FLIP: ("6.1", "flip a face-down card after the hazard"),
-        Phase.RESHUFFLE: ("8.7", "the reshuffle of the discard piles"),
-        Phase.OVER: ("9.1", "nothing: the game is over"),
+        Phase.DEAL: Waiting("3.1", "the deal", None),
+        Phase.REVEAL: Waiting("3.5", "reveal a face-down card (setup)", "to reveal a card"),
+        Phase.DRAW: Waiting("4.1", "draw", "to draw"),
+        Phase.PLACE: Waiting(
+            "4.2", "play the held card into a slot or discard it", "to play or discard"
+        ),
+        Phase.BOUNCE: Waiting("4.4", "bounce the held card or discard it", "to bounce or discard"),
+        Phase.FLIP: Waiting("6.1", "flip a face-down card after the hazard", "to flip a card"),
+        Phase.RESHUFFLE: Waiting("8.7", "the reshuffle of the discard piles", None),
+        Phase.OVER: Waiting("9.1", "nothing: the game is over", None),
     }
 )
-"""What the game waits for in each phase: the rule, and the words (``seat 2 must draw``,
-``waiting for the deal``). The one table; the engine's refusals, the validator and the
-drawings all read it."""
+"""What the game waits for in each phase: the rule, the words (``seat 2 must draw``,
+``waiting for the deal``) and the pictures' short label (``to draw``). The one table; the
+engine's refusals, the validator and the drawings all read it."""
 
 
 class State(NamedTuple):
@@ -161,7 +176,7 @@ class State(NamedTuple):
     @property
     def waiting(self) -> str:
         """What the game waits for, in words: ``seat 2 must draw``, ``waiting for the deal``."""
-        what = WAITING_FOR[self.phase][1]
+        what = WAITING_FOR[self.phase].words
         actor = self.actor
         return f"waiting for {what}" if actor is None else f"seat {actor} must {what}"
 

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from ..core.cards import Face, face_text
 from ..core.engine import apply, new_game, sample_chance
-from ..core.errors import GnomingError
+from ..core.errors import GnomingError, UsageError
 from ..core.moves import Move
 from ..core.ruleset import Ruleset, load_ruleset
 from ..core.scoring import score_breakdown
@@ -116,7 +116,7 @@ def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKin
         log(ruleset, state, move, after)
         state = after
     else:
-        raise GnomingError("bot-stuck", f"seed {seed}: the game did not end in {MOVE_LIMIT} moves")
+        raise UsageError("bot-stuck", f"seed {seed}: the game did not end in {MOVE_LIMIT} moves")
     return GameEvents(
         path=f"seed {seed}",
         status=0,
@@ -165,7 +165,7 @@ def play_pairs(
         bounds = range(rules.players.min, rules.players.max + 1)
         refused = [count for count in players if count not in bounds]
         if refused:
-            raise GnomingError(
+            raise UsageError(
                 "bad-setup",
                 f"{source}: {refused[0]} players is outside its "
                 f"{bounds.start} to {bounds.stop - 1}",
@@ -391,7 +391,7 @@ def _change(
 
 def _layout_text(ruleset: Ruleset, layout: Sequence[Face]) -> str:
     """``5 5 M / 3 -2 9 / 5 H 1``: a layout row by row."""
-    cols = ruleset.layout.cols
+    cols = ruleset.compiled.cols
     rows = [layout[start : start + cols] for start in range(0, len(layout), cols)]
     return " / ".join(" ".join(face_text(card) for card in row) for row in rows)
 

@@ -45,8 +45,50 @@ from ..core.errors import (
     quoted,
     quoted_key,
 )
+from ..core.fields import StrictModel, field_path, problem_words
 from .reading import read_regular_file
 from .safe_yaml import load_yaml
+
+__all__ = [
+    "ACTIONS",
+    "FORMAT",
+    "MAX_RECORD_BYTES",
+    "PUBLIC_ADAPTER",
+    "RECORD_ADAPTER",
+    "SCHEMA_ADAPTER",
+    "AnyRecord",
+    "BounceEntry",
+    "CardFace",
+    "DiscardEntry",
+    "DrawEntry",
+    "FlipEntry",
+    "Int64",
+    "MoveEntry",
+    "Pile",
+    "PlaceEntry",
+    "PublicDrawEntry",
+    "PublicFlipEntry",
+    "PublicMoveEntry",
+    "PublicRecord",
+    "PublicReshuffleEntry",
+    "PublicRevealEntry",
+    "PublicRound",
+    "Record",
+    "RecordFormat",
+    "ReshuffleEntry",
+    "Result",
+    "RevealEntry",
+    "Round",
+    "RulesetRef",
+    "Seat",
+    "Start",
+    "dump_record",
+    "format_of",
+    "parse_record",
+    "read_record",
+    "record_error_from",
+    "write_record",
+]
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
@@ -159,7 +201,7 @@ class RevealEntry(TypedDict):
 
 
 class DrawEntry(TypedDict):
-    """draw: from the deck, or from discard pile 0 or 1 (rule 4.1)."""
+    """draw: from the deck, or from a discard pile (0, 1, ...) (rule 4.1)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
     action: Literal["draw"]
@@ -279,11 +321,7 @@ replay can tell)."""
 # --- the record ----------------------------------------------------------------------------
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class Round(_Model):
+class Round(StrictModel):
     """One round: its deal, its moves, and optionally the claimed scores."""
 
     deal: list[CardFace] = Field(description="Every card of the deck, top first (rule 3.1).")
@@ -293,7 +331,7 @@ class Round(_Model):
     )
 
 
-class Result(_Model):
+class Result(StrictModel):
     """The claimed outcome of the game."""
 
     totals: list[Int64] | None = Field(default=None, description="Claim: each seat's total.")
@@ -302,7 +340,7 @@ class Result(_Model):
     )
 
 
-class Record(_Model):
+class Record(StrictModel):
     """A gnoming-record/1 game record (docs/record-format.md) that holds every card dealt."""
 
     format: Literal["gnoming-record/1"] = Field(description="Exactly gnoming-record/1.")
@@ -321,7 +359,7 @@ class Record(_Model):
     result: Result | None = None
 
 
-class Start(_Model):
+class Start(StrictModel):
     """How a round of a public record starts: what the table saw of the deal (rule 3.3)."""
 
     piles: list[CardFace] = Field(
@@ -332,7 +370,7 @@ class Start(_Model):
     )
 
 
-class PublicRound(_Model):
+class PublicRound(StrictModel):
     """One round of a public record: its start, its moves, what the table saw at its end."""
 
     start: Start
@@ -347,7 +385,7 @@ class PublicRound(_Model):
     )
 
 
-class PublicRecord(_Model):
+class PublicRecord(StrictModel):
     """A public-information game record (``information: public``, docs/record-format.md): only what
     the whole table saw, card by card as each became visible; no deal."""
 
@@ -567,18 +605,6 @@ def record_error_from(error: PydanticValidationError) -> RecordError:
     return RecordError("bad-record", text, round_index, move_index)
 
 
-def field_path(loc: Sequence[int | str]) -> str:
-    """A pydantic location as a path: ``("rounds", 1, "moves", 7)`` -> ``rounds[1].moves[7]``."""
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            name = one_line(str(part))
-            path += f".{name}" if path else name
-    return path
-
-
 def _strip_tags(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
     """Drop the discriminator tag pydantic puts after a move's index (``moves.7.reveal.slot``)."""
     kept: list[int | str] = []
@@ -621,10 +647,6 @@ def _message(error: ErrorDetails) -> str:
     kind = error["type"]
     given = error.get("input")
     context = error.get("ctx") or {}
-    if kind == "missing":
-        return "missing field"
-    if kind == "extra_forbidden":
-        return "unknown field"
     if kind in _KIND:
         if not error["loc"] and kind in ("model_type", "dict_type"):
             return f"a record must be a mapping (a JSON object), got {quoted(given)}"
@@ -655,8 +677,7 @@ def _message(error: ErrorDetails) -> str:
         return f"must be at least {context.get('ge')}, got {quoted(given)}"
     if kind == "too_short":
         return f"must not be empty, got {quoted(given)}"
-    text = error["msg"]
-    return f"{text[:1].lower()}{text[1:]}, got {quoted(given)}"
+    return problem_words(error)
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ import yaml
 
 from ..core.errors import DuplicateKeyError, UnreadableYamlError, one_line, quoted_key
 
+__all__ = ["FAST", "MAX_NESTING", "MAX_SLOW_BYTES", "Location", "load_yaml", "walk"]
+
 FAST = True
 """Read with libyaml when PyYAML has it (tests turn it off to check the pure loader)."""
 

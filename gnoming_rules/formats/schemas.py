@@ -24,6 +24,19 @@ import typing_extensions
 from ..core.ruleset import Ruleset
 from .record import SCHEMA_ADAPTER
 
+__all__ = [
+    "DIALECT",
+    "FACE_KEY",
+    "SCHEMAS",
+    "all_schemas",
+    "main",
+    "output_schemas",
+    "record_schema",
+    "ruleset_schema",
+    "schema_text",
+    "write_schemas",
+]
+
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FACE_KEY = "^-?[1-9][0-9]*$"
 """A ``deck.numbers`` key: a non-zero integer written as text (JSON keys are strings)."""

@@ -5,3 +5,5 @@
 :mod:`.replay` steps through a record and writes one HTML file that needs no network.
 Nothing here needs more than the standard library.
 """
+
+__all__: list[str] = []

@@ -22,7 +22,7 @@ from html import escape
 from ..core.cards import Face, is_face
 from ..core.ruleset import Ruleset
 from ..core.scoring import ScoreBreakdown, score_breakdown, score_visible
-from ..core.state import Phase, State
+from ..core.state import WAITING_FOR, Phase, State
 from ..play.observation import observe
 from ..play.render import describe_turn, seat_name
 from .cards import CARD_H, CARD_W, card_defs, card_ref, face_label
@@ -31,14 +31,6 @@ __all__ = ["Layout", "Picture", "SeatView", "TableView", "picture", "table_svg",
 
 Slot = tuple[Face | None, bool]
 """A slot as a picture shows it: (the card, or ``None`` when the viewer cannot know it; face up)."""
-
-_DOING = {
-    Phase.REVEAL: "to reveal a card",
-    Phase.DRAW: "to draw",
-    Phase.PLACE: "to play or discard",
-    Phase.BOUNCE: "to bounce or discard",
-    Phase.FLIP: "to flip a card",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +136,7 @@ def table_view(
             SeatView(
                 name=names[other] if names is not None and other < len(names) else f"seat {other}",
                 cards=cards,
-                doing=_DOING.get(state.phase) if other == actor else None,
+                doing=WAITING_FOR[state.phase].short if other == actor else None,
                 owes_flip=other in state.flips_owed,
                 went_out=state.went_out == other,
                 filled=state.filled if other == state.turn else 0,
@@ -155,8 +147,8 @@ def table_view(
             )
         )
     return TableView(
-        rows=ruleset.layout.rows,
-        cols=ruleset.layout.cols,
+        rows=ruleset.compiled.rows,
+        cols=ruleset.compiled.cols,
         heading=_heading(ruleset, state, names),
         viewer=viewer,
         seats=tuple(seats),
@@ -176,7 +168,7 @@ def _table_sees_held(state: State) -> bool:
 
 
 def _heading(ruleset: Ruleset, state: State, names: Sequence[str] | None) -> str:
-    rounds = ruleset.rounds
+    rounds = ruleset.compiled.rounds
     if state.phase is Phase.OVER:
         return f"Game over after {rounds} round{'s' if rounds > 1 else ''}"
     if state.phase is Phase.DEAL and state.scores and state.cards[0]:
@@ -368,7 +360,7 @@ def scored_layout(ruleset: Ruleset, cards: Sequence[Face], name: str) -> SeatVie
 def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
     """Seat panels side by side and nothing else: one layout at several moments, or several
     layouts (the pictures of the rules page). Face-down cards are drawn as the panels say."""
-    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
     where = arrange(rows, cols, 1, 0)
     width, height = where.panel
     total = MARGIN * 2 + len(panels) * (width + GAP) - GAP
@@ -467,7 +459,7 @@ def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> s
     notes = []
     if seat.doing is not None:
         notes.append(seat.doing)
-    if seat.owes_flip and seat.doing != _DOING[Phase.FLIP]:
+    if seat.owes_flip and seat.doing != WAITING_FOR[Phase.FLIP].short:
         notes.append("owes a flip")
     if seat.went_out:
         notes.append("went out")

@@ -68,7 +68,7 @@ class Observation:
     draw_pile_size: int
     """How many cards the draw pile holds (their order is hidden)."""
     discard_piles: tuple[tuple[Face, ...], ...]
-    """The two discard piles, each bottom first."""
+    """The discard piles (as many as the ruleset's ``discard.piles``), each bottom first."""
     removed: tuple[Face, ...]
     """Cards out of the game this round (hazards)."""
     held: Face | None

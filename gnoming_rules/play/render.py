@@ -15,6 +15,19 @@ from ..core.errors import one_line
 from ..core.ruleset import Ruleset
 from ..core.state import WAITING_FOR, Phase, State
 
+__all__ = [
+    "CELL",
+    "cell_text",
+    "describe_turn",
+    "draw_layout",
+    "draw_piles",
+    "draw_slot_numbers",
+    "draw_table",
+    "seat_name",
+    "side_by_side",
+    "state_summary",
+]
+
 CELL = 6
 """Width of one grid cell, enough for ``(-12)*``."""
 
@@ -95,14 +108,14 @@ def describe_turn(
     (5.3), and a card taken from a discard pile that must be played (4.5) is not offered
     for discarding."""
     seat = state.actor
-    waiting = WAITING_FOR[state.phase][1]
-    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.bounce:
+    waiting = WAITING_FOR[state.phase].words
+    if ruleset is not None and state.phase is Phase.BOUNCE and not ruleset.compiled.bounce:
         waiting = "discard the held card (no bouncing under these rules)"
     elif (
         ruleset is not None
         and state.phase is Phase.PLACE
         and state.taken_from_discard
-        and ruleset.discard.taken_must_be_played
+        and ruleset.compiled.taken_must_be_played
     ):
         waiting = "play the held card, taken from a discard pile, into a slot"
     if seat is None:
@@ -120,7 +133,7 @@ def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
 
 
 def draw_piles(state: State) -> list[str]:
-    """The draw pile, both discard piles, the held card and the removed cards, one per line."""
+    """The draw pile, every discard pile, the held card and the removed cards, one per line."""
     draw = state.draw_pile
     lines = [
         f"draw pile: {len(draw)} card{'' if len(draw) == 1 else 's'}"

@@ -21,6 +21,21 @@ from .report import describe
 from .resolver import RulesetResolver
 from .validate import replay_bytes, replay_file
 
+__all__ = [
+    "RECORD_SUFFIXES",
+    "SERIAL_BELOW",
+    "SNIFF_BYTES",
+    "STDIN",
+    "FileReport",
+    "Result",
+    "Task",
+    "available_cpus",
+    "check_file",
+    "check_files",
+    "in_processes",
+    "record_files",
+]
+
 RECORD_SUFFIXES = (".json", ".yaml", ".yml")
 """Files a folder walk picks up."""
 

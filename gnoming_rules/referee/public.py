@@ -25,7 +25,7 @@ from ..core.engine import apply, round_scores
 from ..core.errors import IllegalMove
 from ..core.moves import Deal, Reshuffle
 from ..core.ruleset import Ruleset
-from ..core.state import State
+from ..core.state import State, below_tops
 from ..formats.record import Start
 
 IMPOSSIBLE: Final = "impossible-card"
@@ -118,7 +118,7 @@ class Seen:
     def reshuffle(self, ruleset: Ruleset, state: State) -> State:
         """The state after a reshuffle whose order nobody saw: the engine checks that one
         is due (``wrong-phase`` otherwise), and the new draw pile is known as a set."""
-        below = tuple(card for pile in state.discard_piles for card in pile[:-1])
+        below = tuple(below_tops(state.discard_piles))
         after = apply(ruleset, state, Reshuffle(below))
         self.pile = Counter(below)
         return after._replace(draw_pile=(HIDDEN,) * len(below))

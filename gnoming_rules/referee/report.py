@@ -23,6 +23,8 @@ from ..play.render import draw_layout, draw_piles, seat_name
 from .rulebook import rule_text
 from .validate import Replay
 
+__all__ = ["CARD_CLAIM", "INDENT", "SHOWN_CARDS", "WIDTH", "describe"]
+
 CARD_CLAIM = (
     'a move\'s "card" is the card drawn (draw), picked up from the slot (place, bounce) '
     "or turned up (reveal, flip): what the table saw"

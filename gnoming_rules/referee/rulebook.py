@@ -13,6 +13,8 @@ from functools import cache
 
 from ..core.bundled import bundled_path
 
+__all__ = ["rule_text", "rules"]
+
 _PARAGRAPH = re.compile(r"^\*\*(\d+\.\d+)(.*?)\*\*(.*)$")
 _SECTION = re.compile(r"^## (\d+)\. (.*)$")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")

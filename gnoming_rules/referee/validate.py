@@ -51,6 +51,7 @@ from ..core.errors import (
     json_line,
     one_line,
 )
+from ..core.fields import field_path
 from ..core.moves import (
     Bounce,
     Deal,
@@ -72,7 +73,6 @@ from ..formats.record import (
     RecordFormat,
     Result,
     Round,
-    field_path,
     parse_record,
     read_record,
 )
