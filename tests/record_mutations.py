@@ -653,7 +653,8 @@ def _result(draw: st.DrawFn, ctx: Context) -> Mutation:
             key = draw(st.sampled_from(["total", "winner", "scores"]))
             return Mutation("result", kind, ("result", key), [0], expect=bad_record())
         value = draw(WRONG_FOR_LIST | st.just([]))
-        expect = VALID if value is None else bad_record()  # null: no claim
+        # null is no claim, and {} a claim of nothing (totals and winners are each optional)
+        expect = VALID if value is None or value == {} else bad_record()
         return Mutation("result", WRONG_TYPE, ("result",), value, expect=expect)
     values = result[name]
     if kind == DELETION:
