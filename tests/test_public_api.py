@@ -1,16 +1,20 @@
-"""The package's interface (docs/api/index.md): every public name can be imported from
-``gnoming_rules`` itself, and ``State.to_move`` narrows the seat to move."""
+"""The package's interface (docs/api/index.md): ``gnoming_rules`` itself exports the core,
+every other public name is exported by its subpackage (``gnoming_rules.core``,
+``.formats``, ``.play``, ``.referee``), and ``State.to_move`` narrows the seat to move."""
 
 from __future__ import annotations
 
 import importlib
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import gnoming_rules as gr
+from gnoming_rules import core, formats, play, referee
 from gnoming_rules.play import bots
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +25,8 @@ ELSEWHERE = {
     "gnoming_rules.play.observation_json",
 }
 """Documented as imported from their own modules (the index says so)."""
+PACKAGES = (core, formats, play, referee)
+"""The subpackages that export their modules' public names."""
 
 
 def documented_modules() -> list[str]:
@@ -47,9 +53,10 @@ def test_the_api_pages_cover_the_modules_with_an_interface() -> None:
 @pytest.mark.parametrize("name", documented_modules())
 def test_every_name_a_module_declares_public_is_exported(name: str) -> None:
     module = importlib.import_module(name)
+    package = importlib.import_module(name.rpartition(".")[0])
     for public in getattr(module, "__all__", ()):
-        assert public in gr.__all__, f"{name}.{public} is not in gnoming_rules.__all__"
-        assert getattr(gr, public) is getattr(module, public)
+        assert public in package.__all__, f"{name}.{public} is not in {package.__name__}.__all__"
+        assert getattr(package, public) is getattr(module, public)
 
 
 def test_every_name_the_api_index_lists_is_exported() -> None:
@@ -65,7 +72,8 @@ def test_every_name_the_api_index_lists_is_exported() -> None:
         for name in re.findall(r"`(\w+)`", holds)
     }
     assert {"Bot", "observe", "state_to_dict", "move_from_entry", "score_visible"} <= listed
-    missing = sorted(name for name in listed if name not in gr.__all__)
+    exported = {name for package in PACKAGES for name in package.__all__}
+    missing = sorted(name for name in listed if name not in exported)
     assert not missing, f"listed in docs/api/index.md but not exported: {missing}"
 
 
@@ -73,7 +81,7 @@ def test_the_package_exports_exactly_its_names() -> None:
     assert len(set(gr.__all__)) == len(gr.__all__)
     for name in gr.__all__:
         assert hasattr(gr, name), name
-    assert gr.Bot is bots.Bot
+    assert play.Bot is bots.Bot
 
 
 def test_to_move_is_the_actor_as_an_int_or_a_clear_refusal() -> None:
@@ -94,3 +102,68 @@ def test_to_move_is_the_actor_as_an_int_or_a_clear_refusal() -> None:
             state = gr.apply(rules, state, rng.choice(gr.legal_moves(rules, state)))
     with pytest.raises(gr.GnomingError, match="no seat moves in phase over: the game is over"):
         _ = state.to_move
+
+
+CORE = [
+    "ERROR_CODES",
+    "HAZARD",
+    "MULLIGAN",
+    "Bounce",
+    "Deal",
+    "Discard",
+    "Draw",
+    "Face",
+    "Flip",
+    "GnomingError",
+    "IllegalMove",
+    "Move",
+    "Phase",
+    "Place",
+    "PlayerMove",
+    "RecordError",
+    "Reshuffle",
+    "Reveal",
+    "Ruleset",
+    "RulesetError",
+    "State",
+    "StateError",
+    "UnreadableYamlError",
+    "UsageError",
+    "apply",
+    "bundled_rulesets",
+    "explain",
+    "is_legal",
+    "legal_moves",
+    "load_ruleset",
+    "new_game",
+    "sample_chance",
+    "score_breakdown",
+    "score_layout",
+    "score_visible",
+]
+"""The top-level namespace (issue 10, item 4): rulesets, the state, the moves, the engine,
+scoring, card faces and the families of errors."""
+
+
+def test_the_top_level_namespace_is_the_core_and_nothing_more() -> None:
+    assert len(gr.__all__) <= 36
+    assert sorted(gr.__all__) == sorted(CORE)
+    for name in CORE:
+        assert getattr(gr, name) is getattr(core, name), name
+    for package in (formats, play, referee):
+        for name in package.__all__:
+            assert not hasattr(gr, name), f"gnoming_rules.{name}: import it from {package.__name__}"
+    for name in set(core.__all__) - set(CORE):
+        assert not hasattr(gr, name), f"gnoming_rules.{name}: import it from gnoming_rules.core"
+    with pytest.raises(AttributeError):
+        _ = gr.validate_file  # type: ignore[attr-defined]
+    frameworks = ("numpy", "pettingzoo", "pyspiel", "gymnasium", "dask", "matplotlib")
+    for statement in (
+        "import gnoming_rules",
+        "from gnoming_rules import core, formats, play, referee",
+    ):
+        probe = f"{statement}; import sys; print(' '.join(sorted(sys.modules)))"
+        modules = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+        ).stdout.split()
+        assert not [name for name in modules if name.split(".")[0] in frameworks], statement
