@@ -20,57 +20,56 @@ Quick start::
 Everything here is pure: ``apply`` returns a new :class:`State` and never changes its
 inputs; refusals raise :class:`IllegalMove` with a stable ``code`` and the ``rule`` number.
 
+This namespace is the core: rulesets, the state, the moves, the engine
+(``apply``, ``legal_moves``, ``sample_chance``, ``is_legal``, ``explain``), scoring, card
+faces and the families of errors. The rest lives in subpackages, each with its own
+``__all__``:
+
+- ``gnoming_rules.core``: the whole core, including what is not repeated here (the
+  move entries of a record, ``round_first_player``, the typed error codes, the score
+  breakdown's parts and the narrower errors ``LayoutError`` and ``DuplicateKeyError``);
+- ``gnoming_rules.formats``: game records (``Record``, ``read_record``,
+  ``parse_record``, ``write_record``, ``dump_record``) and saved states
+  (``state_to_dict``, ``state_from_dict``);
+- ``gnoming_rules.referee``: validation (``validate_file``, ``validate_record``,
+  ``Verdict``, ``replay_file``, ``RulesetResolver``, ...); the batch helpers are in
+  ``gnoming_rules.referee.batch``;
+- ``gnoming_rules.play``: bots (``RandomBot``, ``GreedyBot``, ``play_game``), the
+  ``Recorder`` and a seat's view (``observe``, ``Observation``);
+- ``gnoming_rules.adapters``, ``gnoming_rules.corpus``, ``gnoming_rules.pictures`` and
+  ``gnoming_rules.testing``: the optional extras, imported only from their own modules.
+
 Game records (docs/record-format.md)::
 
-    record, final = gr.play_game(rules, players=4, seed=7)  # bots play, claims written
-    text = gr.dump_record(record)                           # JSON, one move per line
-    verdict = gr.validate_record(gr.parse_record(text))     # the verdict
+    from gnoming_rules.formats import dump_record, parse_record
+    from gnoming_rules.play import play_game
+    from gnoming_rules.referee import validate_file, validate_record
+
+    record, final = play_game(rules, players=4, seed=7)  # bots play, claims written
+    text = dump_record(record)                           # JSON, one move per line
+    verdict = validate_record(parse_record(text))        # the verdict
     print(verdict.to_json())
-    verdict = gr.validate_file("examples/demo-game.json")   # the same, from a file
+    verdict = validate_file("examples/demo-game.json")   # the same, from a file
 """
 
-from .core.cards import HAZARD, MULLIGAN, Face, face_from_text, face_text, is_face, is_positive
-from .core.engine import (
-    apply,
-    explain,
-    is_legal,
-    legal_moves,
-    new_game,
-    round_first_player,
-    sample_chance,
-)
-from .core.entries import (
-    CLAIM_VERBS,
-    Malformed,
-    MoveTable,
-    card_claim,
-    move_from_entry,
-    move_to_entry,
-    read_entry,
-)
+# ``formats`` first: the core reads ruleset files through ``formats.reading``, and
+# ``formats`` (its snapshots) needs the core's rulesets complete. Importing it first
+# orders the two; no name of it is exported here.
+from . import formats as formats
+from .core.cards import HAZARD, MULLIGAN, Face
+from .core.engine import apply, explain, is_legal, legal_moves, new_game, sample_chance
 from .core.errors import (
     ERROR_CODES,
-    INPUT_ERROR_CODES,
-    LIBRARY_CODES,
-    ClaimCode,
-    DuplicateKeyError,
-    ErrorCode,
     GnomingError,
     IllegalMove,
-    InputCode,
-    LayoutError,
-    LibraryCode,
     RecordError,
-    RuleCode,
     RulesetError,
     StateError,
     UnreadableYamlError,
     UsageError,
-    VerdictCode,
 )
 from .core.moves import (
     Bounce,
-    ChanceEvent,
     Deal,
     Discard,
     Draw,
@@ -82,121 +81,45 @@ from .core.moves import (
     Reveal,
 )
 from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset
-from .core.scoring import (
-    CardScore,
-    ScoreBreakdown,
-    SetLine,
-    score_breakdown,
-    score_layout,
-    score_visible,
-)
+from .core.scoring import score_breakdown, score_layout, score_visible
 from .core.state import Phase, State
-from .formats.record import Record, dump_record, parse_record, read_record, write_record
-from .formats.snapshot import STATE_FORMAT, state_from_dict, state_to_dict
-from .play.bots import Bot, BotKind, GreedyBot, RandomBot, play_game
-from .play.observation import Observation, observe
-from .play.recorder import Recorder
-from .referee.resolver import RulesetResolver
-from .referee.validate import (
-    Replay,
-    Verdict,
-    VerdictError,
-    engine_moves,
-    replay_bytes,
-    replay_file,
-    replay_record,
-    validate_file,
-    validate_record,
-)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CLAIM_VERBS",
     "ERROR_CODES",
     "HAZARD",
-    "INPUT_ERROR_CODES",
-    "LIBRARY_CODES",
     "MULLIGAN",
-    "STATE_FORMAT",
-    "Bot",
-    "BotKind",
     "Bounce",
-    "CardScore",
-    "ChanceEvent",
-    "ClaimCode",
     "Deal",
     "Discard",
     "Draw",
-    "DuplicateKeyError",
-    "ErrorCode",
     "Face",
     "Flip",
     "GnomingError",
-    "GreedyBot",
     "IllegalMove",
-    "InputCode",
-    "LayoutError",
-    "LibraryCode",
-    "Malformed",
     "Move",
-    "MoveTable",
-    "Observation",
     "Phase",
     "Place",
     "PlayerMove",
-    "RandomBot",
-    "Record",
     "RecordError",
-    "Recorder",
-    "Replay",
     "Reshuffle",
     "Reveal",
-    "RuleCode",
     "Ruleset",
     "RulesetError",
-    "RulesetResolver",
-    "ScoreBreakdown",
-    "SetLine",
     "State",
     "StateError",
     "UnreadableYamlError",
     "UsageError",
-    "Verdict",
-    "VerdictCode",
-    "VerdictError",
     "apply",
     "bundled_rulesets",
-    "card_claim",
-    "dump_record",
-    "engine_moves",
     "explain",
-    "face_from_text",
-    "face_text",
-    "is_face",
     "is_legal",
-    "is_positive",
     "legal_moves",
     "load_ruleset",
-    "move_from_entry",
-    "move_to_entry",
     "new_game",
-    "observe",
-    "parse_record",
-    "play_game",
-    "read_entry",
-    "read_record",
-    "replay_bytes",
-    "replay_file",
-    "replay_record",
-    "round_first_player",
     "sample_chance",
     "score_breakdown",
     "score_layout",
     "score_visible",
-    "state_from_dict",
-    "state_to_dict",
-    "validate_file",
-    "validate_record",
-    "write_record",
 ]

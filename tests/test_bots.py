@@ -15,7 +15,7 @@ from strategies import GameSetup, game_setups, move_cap, ruleset_overrides, rule
 
 import gnoming_rules as gr
 from gnoming_rules.core.state import below_tops
-from gnoming_rules.play import bots
+from gnoming_rules.play import bots, observe
 from gnoming_rules.play.bots import GreedyBot, RandomBot, average_card, estimate, play_game
 
 
@@ -63,7 +63,7 @@ def test_a_greedy_play_never_raises_the_estimate() -> None:
         if state.is_chance:
             state = gr.apply(rules, state, gr.sample_chance(rules, state, rng))
             continue
-        move = bot.choose(rules, gr.observe(state, state.to_move))
+        move = bot.choose(rules, observe(state, state.to_move))
         assert move in gr.legal_moves(rules, state)
         if isinstance(move, gr.Place | gr.Bounce) and any(
             isinstance(option, gr.Discard) for option in gr.legal_moves(rules, state)
@@ -90,7 +90,7 @@ def test_a_random_bot_picks_among_legal_moves() -> None:
     rules = gr.load_ruleset("standard")
     state = gr.new_game(rules, 3)
     state = gr.apply(rules, state, gr.sample_chance(rules, state, random.Random(1)))
-    seen = gr.observe(state, state.to_move)
+    seen = observe(state, state.to_move)
     assert RandomBot(random.Random(2)).choose(rules, seen) in gr.legal_moves(rules, state)
 
 
@@ -104,10 +104,10 @@ def test_the_greedy_bot_values_only_the_plays_the_engine_allows() -> None:
     shown = start_game(rules, layouts={0: [M, 3, None, None, None, None, None, None, None]},
                        discards=[M, 9])  # fmt: skip
     assert shown.actor == 0 and shown.discard_piles[0] == (M,)
-    assert GreedyBot(random.Random(0)).choose(rules, gr.observe(shown, 0)) == gr.Draw(0)
+    assert GreedyBot(random.Random(0)).choose(rules, observe(shown, 0)) == gr.Draw(0)
     hidden = start_game(rules, layouts={0: [2, 3, M, None, None, None, None, None, None]},
                         discards=[M, 9])  # fmt: skip
-    assert GreedyBot(random.Random(0)).choose(rules, gr.observe(hidden, 0)) == gr.Draw(0, 0)
+    assert GreedyBot(random.Random(0)).choose(rules, observe(hidden, 0)) == gr.Draw(0, 0)
 
 
 @pytest.mark.parametrize(
@@ -213,7 +213,7 @@ def test_bots_finish_games_under_every_variant(
         move = (
             gr.sample_chance(rules, state, chance)
             if state.is_chance
-            else bot.choose(rules, gr.observe(state, state.to_move))
+            else bot.choose(rules, observe(state, state.to_move))
         )
         state = gr.apply(rules, state, move)
     assert round_never_ends(rules, state), f"the {kind} bot loops in a round that could end"

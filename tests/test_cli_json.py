@@ -15,6 +15,7 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.cli.app import commands
+from gnoming_rules.formats import read_record, state_from_dict
 from gnoming_rules.formats.schemas import ruleset_schema
 from gnoming_rules.play.observation_json import observation_from_dict
 from gnoming_rules.referee.validate import validate_file
@@ -95,7 +96,7 @@ def test_play_to_a_file_and_to_standard_output(tmp_path: Path) -> None:
     assert summary["seed"] == 7 and summary["out"] == str(out) and summary["bot"] == "greedy"
     assert summary["totals"] == list(verdict.totals) and summary["winners"] == list(verdict.winners)
     assert summary["ruleset_sha256"] == gr.load_ruleset("standard").sha256
-    assert summary["moves"] == sum(len(r.moves) for r in gr.read_record(out).rounds)
+    assert summary["moves"] == sum(len(r.moves) for r in read_record(out).rounds)
     piped = gnoming("play", "--json", "--players", "3", "--seed", "7", "--out", "-")
     assert piped.returncode == 0
     (again,) = documents("gnoming play", piped.stderr)
@@ -110,7 +111,7 @@ def test_show_a_point_and_a_failure() -> None:
     assert (table["round"], table["move"], table["error"]) == (1, 4, None)
     assert table["next_move"] == {"action": "place", "player": 0, "slot": 2, "card": "H"}
     assert table["state"]["format"] == "gnoming-state/1" and table["to_move"] == 0
-    assert gr.state_from_dict(table["state"]).held == 1
+    assert state_from_dict(table["state"]).held == 1
     stopped = gnoming("show", "--json", "examples/illegal/cannot-bounce.json")
     (failed,) = documents("gnoming show", stopped.stdout)
     assert failed["error"]["code"] == "cannot-bounce" and failed["move"] == failed["error"]["move"]
@@ -142,7 +143,7 @@ def test_redact_to_a_file_and_to_standard_output(tmp_path: Path) -> None:
     public = validate_file(out)  # its ruleset path was rewritten to be found from tmp_path
     assert public.valid and public.information == "public"
     assert public.scores == validate_file(EXAMPLES / "tiny-game.yaml").scores
-    assert summary["moves"] == sum(len(r.moves) for r in gr.read_record(out).rounds)
+    assert summary["moves"] == sum(len(r.moves) for r in read_record(out).rounds)
     printed = gnoming("redact", "--json", "examples/illegal/cannot-bounce.json")
     assert printed.returncode == 1
     (refused,) = documents("gnoming redact", printed.stdout)

@@ -21,9 +21,11 @@ from strategies import (
 )
 
 import gnoming_rules as gr
+from gnoming_rules.core import move_from_entry
 from gnoming_rules.core.entries import move_to_entry
 from gnoming_rules.core.errors import INPUT_ERROR_CODES
 from gnoming_rules.formats.record import PublicRecord, Record, dump_record, parse_record
+from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
 from gnoming_rules.referee.validate import Verdict
 
@@ -68,9 +70,9 @@ def same_game(full: Verdict, public: Verdict) -> None:
 @given(played_games(game_setups(SOME_RULES)), st.booleans())
 def test_a_valid_full_record_converts_to_a_valid_public_one(game: PlayedGame, claims: bool) -> None:
     full = record_game(game, claims=claims).record
-    verdict = gr.validate_record(full)
+    verdict = validate_record(full)
     assert verdict.valid
-    same_game(verdict, gr.validate_record(public_form(full)))
+    same_game(verdict, validate_record(public_form(full)))
     event("complete" if verdict.complete else "stops early")
 
 
@@ -111,7 +113,7 @@ def _entry_of(move: gr.Move) -> dict[str, Any] | None:
     """The record entry of a refused move, when a record can write it at all."""
     try:
         entry = move_to_entry(move)  # type: ignore[arg-type]
-        gr.move_from_entry(entry, players=7)
+        move_from_entry(entry, players=7)
     except (gr.GnomingError, TypeError, ValueError):
         return None
     return entry
@@ -120,10 +122,10 @@ def _entry_of(move: gr.Move) -> dict[str, Any] | None:
 @CONVERSIONS
 @given(broken_records())
 def test_a_record_refused_for_a_rule_converts_to_one_refused_alike(full: Record) -> None:
-    verdict = gr.validate_record(full)
+    verdict = validate_record(full)
     assume(verdict.error is not None and verdict.error.code not in NOT_A_RULE)
     assert verdict.error is not None
-    public = gr.validate_record(public_form(full))
+    public = validate_record(public_form(full))
     assert public.error is not None, verdict.error
     assert (public.error.code, public.error.round, public.error.move) == (
         verdict.error.code,

@@ -24,6 +24,7 @@ import cloudpickle  # type: ignore[import-untyped]
 
 import gnoming_rules as gr
 from gnoming_rules.corpus.distributed import CRASH_CODE, DaskValidator, check_files_dask
+from gnoming_rules.formats import Record
 from gnoming_rules.formats.record import write_record
 from gnoming_rules.play.bots import play_game
 from gnoming_rules.referee.batch import FileReport, check_file, check_files
@@ -46,7 +47,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         if index == 7:  # one invalid record: a false card claim
             data = record.model_dump(mode="json", exclude_none=True)
             data["rounds"][0]["moves"][6]["card"] = 99
-            record = gr.Record.model_validate(data)
+            record = Record.model_validate(data)
         path = folder / f"game-{index:02d}.json"
         write_record(record, path)
         paths.append(path)

@@ -19,6 +19,7 @@ from gnoming_rules.corpus.impact import (
     play_pairs,
     replay_corpus,
 )
+from gnoming_rules.formats import read_record
 from gnoming_rules.formats.record import write_record
 from gnoming_rules.play.bots import play_game
 
@@ -95,7 +96,7 @@ def test_a_corpus_under_no_bounce_changes_exactly_the_records_that_bounce(
     bouncing = [
         path
         for path in files
-        if any(m["action"] == "bounce" for r in gr.read_record(path).rounds for m in r.moves)
+        if any(m["action"] == "bounce" for r in read_record(path).rounds for m in r.moves)
     ]
     assert 0 < len(bouncing) < len(files)  # both kinds, so both halves are checked
     assert [change.path for change in replayed.changes] == bouncing

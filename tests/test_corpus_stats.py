@@ -25,6 +25,7 @@ from gnoming_rules.corpus.stats import (
     summarize,
     write_rows,
 )
+from gnoming_rules.formats import read_record
 from gnoming_rules.formats.record import Record, write_record
 from gnoming_rules.play.bots import play_game
 
@@ -88,8 +89,8 @@ def test_the_events_are_what_the_record_s_entries_say(tmp_path: Path, ruleset: s
     for bot in ("greedy", "random"):
         for path in _games(tmp_path, ruleset, 4, bot):
             game = game_events(str(path))
-            record = gr.read_record(path)
-            assert isinstance(record, gr.Record)  # the bots' games hold their deals
+            record = read_record(path)
+            assert isinstance(record, Record)  # the bots' games hold their deals
             assert game.valid and game.complete and game.ruleset == ruleset
             assert len(game.rounds) == len(record.rounds)
             for events, round_ in zip(game.rounds, record.rounds, strict=True):
@@ -136,8 +137,8 @@ def test_going_out_gives_the_bonus_exactly_when_the_score_is_the_lowest(tmp_path
 def test_a_round_that_ends_on_an_empty_deck_ended_early(tmp_path: Path) -> None:
     early = 0
     for path in _games(tmp_path, SHORT_DECK, 6):
-        record = gr.read_record(path)
-        assert isinstance(record, gr.Record)  # the bots' games hold their deals
+        record = read_record(path)
+        assert isinstance(record, Record)  # the bots' games hold their deals
         for events, round_ in zip(game_events(str(path)).rounds, record.rounds, strict=True):
             deck_draws = sum(
                 1 for m in round_.moves if m["action"] == "draw" and m["source"] == "deck"
@@ -153,7 +154,7 @@ def test_a_round_that_ends_on_an_empty_deck_ended_early(tmp_path: Path) -> None:
 
 def _corpus(tmp_path: Path) -> list[Path]:
     paths = _games(tmp_path, "standard", 10)
-    broken = gr.read_record(paths[3]).model_dump(mode="json", exclude_none=True)
+    broken = read_record(paths[3]).model_dump(mode="json", exclude_none=True)
     broken["rounds"][0]["scores"][0] += 1
     Path(paths[3]).write_text(json.dumps(broken), encoding="utf-8")
     (tmp_path / "standard-900.json").write_text('{"format": "gnoming-record/1"}')

@@ -34,6 +34,8 @@ import yaml
 from builders import random_move
 
 import gnoming_rules as gr
+from gnoming_rules.formats import parse_record
+from gnoming_rules.referee import validate_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -171,7 +173,7 @@ def test_yaml_blocks_are_rulesets_or_records_that_work(where: str, block: Block)
     if document.get("information") == "public":
         # a public record holds no deal: the validator replays it (its paths are read from
         # the repository's top folder, where the docs' examples run)
-        verdict = gr.validate_record(gr.parse_record(block.code, format="yaml"), base_dir=ROOT)
+        verdict = validate_record(parse_record(block.code, format="yaml"), base_dir=ROOT)
         assert verdict.valid and verdict.information == "public", f"{where}: {verdict.to_json()}"
     elif "format" in document:
         replay_record(document, where)

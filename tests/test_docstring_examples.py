@@ -20,6 +20,10 @@ import pytest
 from test_docs import ROOT
 
 import gnoming_rules as gr
+from gnoming_rules.core import move_from_entry, move_to_entry
+from gnoming_rules.formats import state_from_dict, state_to_dict
+from gnoming_rules.play import observe, play_game
+from gnoming_rules.referee import replay_record, validate_file, validate_record
 from gnoming_rules.referee.redact import redact
 
 PACKAGE = ROOT / "gnoming_rules"
@@ -76,16 +80,16 @@ MAIN: list[Callable[..., object]] = [
     gr.load_ruleset,
     gr.score_layout,
     gr.score_breakdown,
-    gr.observe,
-    gr.state_to_dict,
-    gr.state_from_dict,
-    gr.validate_file,
-    gr.validate_record,
-    gr.replay_record,
-    gr.play_game,
+    observe,
+    state_to_dict,
+    state_from_dict,
+    validate_file,
+    validate_record,
+    replay_record,
+    play_game,
     redact,
-    gr.move_to_entry,
-    gr.move_from_entry,
+    move_to_entry,
+    move_from_entry,
 ]
 
 

@@ -13,6 +13,7 @@ from hypothesis.strategies import SearchStrategy
 from strategies import RecordedGame, recorded_games
 
 import gnoming_rules as gr
+from gnoming_rules.core import card_claim, move_from_entry, move_to_entry
 
 ENTRY_ROUND_TRIP: Final = "entry-round-trip"
 
@@ -31,13 +32,10 @@ def every_entry_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
             continue
         entry = next(entries)
         try:
-            assert gr.move_from_entry(entry, players, piles=piles) == move
-            claim = gr.card_claim(move, after) if recorded.claims else None
-            assert gr.move_to_entry(move, claim) == entry
-            assert (
-                gr.move_from_entry(json.loads(json.dumps(gr.move_to_entry(move))), piles=piles)
-                == move
-            )
+            assert move_from_entry(entry, players, piles=piles) == move
+            claim = card_claim(move, after) if recorded.claims else None
+            assert move_to_entry(move, claim) == entry
+            assert move_from_entry(json.loads(json.dumps(move_to_entry(move))), piles=piles) == move
         except gr.RecordError as error:
             raise AssertionError(f"the entry {entry} was refused: {error}") from error
     assert next(entries, None) is None
@@ -55,37 +53,37 @@ def test_every_entry_of_a_record_reads_back_as_the_move_played(recorded: Recorde
 
 
 def test_entries_as_record_md_writes_them() -> None:
-    assert gr.move_to_entry(gr.Draw(2, 1), card=7) == {
+    assert move_to_entry(gr.Draw(2, 1), card=7) == {
         "action": "draw",
         "player": 2,
         "source": "discard",
         "pile": 1,
         "card": 7,
     }
-    assert gr.move_to_entry(gr.Draw(0)) == {"action": "draw", "player": 0, "source": "deck"}
-    assert gr.move_to_entry(gr.Discard(1)) == {"action": "discard", "player": 1}
-    assert gr.move_to_entry(gr.Flip(1, 3), "M") == {
+    assert move_to_entry(gr.Draw(0)) == {"action": "draw", "player": 0, "source": "deck"}
+    assert move_to_entry(gr.Discard(1)) == {"action": "discard", "player": 1}
+    assert move_to_entry(gr.Flip(1, 3), "M") == {
         "action": "flip",
         "player": 1,
         "slot": 3,
         "card": "M",
     }
-    assert gr.move_to_entry(gr.Reshuffle((3, "H"))) == {"action": "reshuffle", "cards": [3, "H"]}
+    assert move_to_entry(gr.Reshuffle((3, "H"))) == {"action": "reshuffle", "cards": [3, "H"]}
     with pytest.raises(ValueError, match="a discard carries no card claim"):
-        gr.move_to_entry(gr.Discard(1, 0), card=5)
+        move_to_entry(gr.Discard(1, 0), card=5)
     with pytest.raises(ValueError, match="a deal is written as its round's deal field"):
-        gr.move_to_entry(gr.Deal((1, 2)))  # type: ignore[arg-type]
+        move_to_entry(gr.Deal((1, 2)))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not a move"):
-        gr.move_to_entry("draw")  # type: ignore[arg-type]
+        move_to_entry("draw")  # type: ignore[arg-type]
 
 
 def test_a_card_claim_or_a_pile_named_for_a_hazard_is_read_as_records_allow() -> None:
     entry = {"action": "place", "player": 0, "slot": 4, "card": None}
-    assert gr.move_from_entry(entry) == gr.Place(0, 4)  # optional fields may be null
-    assert gr.move_from_entry({"action": "discard", "player": 0, "pile": None}) == gr.Discard(0)
-    assert gr.move_from_entry({"action": "reveal", "player": 1, "slot": 99}) == gr.Reveal(1, 99)
+    assert move_from_entry(entry) == gr.Place(0, 4)  # optional fields may be null
+    assert move_from_entry({"action": "discard", "player": 0, "pile": None}) == gr.Discard(0)
+    assert move_from_entry({"action": "reveal", "player": 1, "slot": 99}) == gr.Reveal(1, 99)
     draw = {"action": "draw", "player": 1, "source": "discard", "pile": 0, "card": -3}
-    assert gr.move_from_entry(draw) == gr.Draw(1, 0)
+    assert move_from_entry(draw) == gr.Draw(1, 0)
 
 
 NOT_A_CARD = 'not a card: write a non-zero integer, "H" or "M", got'
@@ -122,13 +120,13 @@ NOT_A_CARD = 'not a card: write a non-zero integer, "H" or "M", got'
 )
 def test_a_malformed_entry_gets_bad_record_naming_the_field(entry: Any, message: str) -> None:
     with pytest.raises(gr.RecordError) as refused:
-        gr.move_from_entry(entry)
+        move_from_entry(entry)
     assert refused.value.code == "bad-record"
     assert refused.value.message.startswith(message)
 
 
 def test_players_bounds_the_seat() -> None:
     entry = {"action": "reveal", "player": 3, "slot": 0}
-    assert gr.move_from_entry(entry) == gr.Reveal(3, 0)
+    assert move_from_entry(entry) == gr.Reveal(3, 0)
     with pytest.raises(gr.RecordError, match=r"^bad-record: player: must be 0 to 2, got 3$"):
-        gr.move_from_entry(entry, players=3)
+        move_from_entry(entry, players=3)

@@ -15,6 +15,7 @@ from strategies import PlayedGame, played_games
 
 import gnoming_rules as gr
 from gnoming_rules import Face, Phase, State
+from gnoming_rules.play import observe
 
 STANDARD = gr.load_ruleset("standard")
 
@@ -61,7 +62,7 @@ def a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> No
     viewers: list[int | None] = [*range(state.players), None]
     for seat in viewers:
         other = reshuffle_hidden(state, seat, rng)
-        assert gr.observe(other, seat) == gr.observe(state, seat)
+        assert observe(other, seat) == observe(state, seat)
 
 
 def a_seat_sees_everything_public(game: PlayedGame) -> None:
@@ -69,7 +70,7 @@ def a_seat_sees_everything_public(game: PlayedGame) -> None:
     state has it, the face-up cards, and the held card unless it is another seat's draw."""
     state = game.final
     for seat in range(state.players):
-        seen = gr.observe(state, seat)
+        seen = observe(state, seat)
         assert seen.seat == seat and seen.players == state.players
         assert (seen.round, seen.phase, seen.turn) == (state.round, state.phase, state.turn)
         assert seen.actor == state.actor and seen.first_player == state.first_player
@@ -121,37 +122,37 @@ def dealt() -> State:
 def test_a_card_drawn_from_the_draw_pile_shows_only_to_the_drawer_until_played() -> None:
     state = gr.apply(STANDARD, dealt(), gr.Draw(0))
     drawn = state.held
-    assert gr.observe(state, 0).held == drawn and not gr.observe(state, 0).held_hidden
-    assert gr.observe(state, 1).held is None and gr.observe(state, 1).held_hidden
+    assert observe(state, 0).held == drawn and not observe(state, 0).held_hidden
+    assert observe(state, 1).held is None and observe(state, 1).held_hidden
     played = gr.apply(STANDARD, state, gr.Place(0, 5))
     assert played.cards[0][5] == drawn
-    assert gr.observe(played, 1).own_layout == played.visible_layout(1)
-    assert gr.observe(played, 1).layouts[0][5] == drawn  # face up now, for everyone
-    assert gr.observe(played, 1).held == played.held  # the displaced card, turned up
+    assert observe(played, 1).own_layout == played.visible_layout(1)
+    assert observe(played, 1).layouts[0][5] == drawn  # face up now, for everyone
+    assert observe(played, 1).held == played.held  # the displaced card, turned up
 
 
 def test_a_card_taken_from_a_discard_pile_is_public() -> None:
     state = dealt()
     top = state.discard_piles[1][-1]
     state = gr.apply(STANDARD, state, gr.Draw(0, 1))
-    assert gr.observe(state, 2).held == top and not gr.observe(state, 2).held_hidden
+    assert observe(state, 2).held == top and not observe(state, 2).held_hidden
 
 
 def test_a_spectator_sees_what_the_whole_table_sees() -> None:
     state = gr.apply(STANDARD, dealt(), gr.Draw(0))
-    table = gr.observe(state)
+    table = observe(state)
     assert table.seat is None and table.held is None and table.held_hidden
-    assert table.layouts == gr.observe(state, 1).layouts
+    assert table.layouts == observe(state, 1).layouts
     with pytest.raises(gr.GnomingError) as refused:
         _ = table.own_layout
     assert refused.value.code == "bad-seat"
     played = gr.apply(STANDARD, state, gr.Place(0, 5))
-    assert gr.observe(played).held == played.held and not gr.observe(played).held_hidden
+    assert observe(played).held == played.held and not observe(played).held_hidden
 
 
 def test_observe_refuses_a_seat_that_is_not_at_the_table() -> None:
     for seat in (-1, 3, True):
         with pytest.raises(gr.GnomingError) as refused:
-            gr.observe(dealt(), seat)
+            observe(dealt(), seat)
         assert refused.value.code == "bad-seat"
         assert refused.value.message == f"seat {seat!r} is not at the table (seats 0 to 2)"

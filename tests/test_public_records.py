@@ -13,6 +13,8 @@ from kit import EXAMPLES, ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.formats.record import PublicRecord, Record, dump_record, parse_record
+from gnoming_rules.play import play_game
+from gnoming_rules.referee import Verdict, replay_bytes, replay_record, validate_record
 from gnoming_rules.referee.redact import redact
 
 TINY = "examples/tiny.yaml"
@@ -53,8 +55,8 @@ TABLE: dict[str, Any] = {
 variant, a hazard and a bounce), as JSON data."""
 
 
-def verdict_of(data: dict[str, Any]) -> gr.Verdict:
-    return gr.replay_bytes(json.dumps(data).encode(), base_dir=ROOT).verdict
+def verdict_of(data: dict[str, Any]) -> Verdict:
+    return replay_bytes(json.dumps(data).encode(), base_dir=ROOT).verdict
 
 
 def changed(**edits: Any) -> dict[str, Any]:
@@ -94,7 +96,7 @@ def test_a_game_written_at_the_table_validates() -> None:
 
 def test_the_same_game_in_its_full_form_redacts_to_what_the_table_wrote() -> None:
     rules = gr.load_ruleset(ROOT / TINY)
-    full, _ = gr.play_game(rules, 2, seed=0, rounds=1, ruleset_ref=TINY)
+    full, _ = play_game(rules, 2, seed=0, rounds=1, ruleset_ref=TINY)
     public = redact(full, base_dir=ROOT)
     assert public.model_dump(exclude_none=True, exclude={"ruleset_sha256"}) == {
         **TABLE,
@@ -174,7 +176,7 @@ def reshuffled_game() -> tuple[Record, PublicRecord]:
     """A tiny game with a reshuffle, in both forms."""
     rules = gr.load_ruleset(ROOT / TINY)
     for seed in range(200):
-        full, _ = gr.play_game(rules, 3, seed=seed, bot="random", ruleset_ref=TINY)
+        full, _ = play_game(rules, 3, seed=seed, bot="random", ruleset_ref=TINY)
         if any(m["action"] == "reshuffle" for r in full.rounds for m in r.moves):
             return full, redact(full, base_dir=ROOT)
     raise AssertionError("no reshuffle in 200 games")
@@ -182,8 +184,8 @@ def reshuffled_game() -> tuple[Record, PublicRecord]:
 
 def test_a_reshuffle_names_no_cards_and_the_draws_after_it_come_from_its_cards() -> None:
     full, public = reshuffled_game()
-    assert gr.validate_record(public, base_dir=ROOT).scores == (
-        gr.validate_record(full, base_dir=ROOT).scores
+    assert validate_record(public, base_dir=ROOT).scores == (
+        validate_record(full, base_dir=ROOT).scores
     )
     data = json.loads(dump_record(public))
     r, m = next(
@@ -193,7 +195,7 @@ def test_a_reshuffle_names_no_cards_and_the_draws_after_it_come_from_its_cards()
         if move["action"] == "reshuffle"
     )
     assert data["rounds"][r]["moves"][m] == {"action": "reshuffle"}
-    before = gr.replay_record(full, base_dir=ROOT, until=(r, m)).state
+    before = replay_record(full, base_dir=ROOT, until=(r, m)).state
     assert before is not None and before.phase is gr.Phase.RESHUFFLE
     below = {card for pile in before.discard_piles for card in pile[:-1]}
     draws = data["rounds"][r]["moves"]

@@ -41,6 +41,7 @@ from strategies import RecordedGame, recorded_games
 import gnoming_rules as gr
 from gnoming_rules.cli import main
 from gnoming_rules.core.errors import INPUT_ERROR_CODES
+from gnoming_rules.formats import Record
 from gnoming_rules.formats.record import (
     RecordFormat,
     format_of,
@@ -48,6 +49,7 @@ from gnoming_rules.formats.record import (
     read_record,
     write_record,
 )
+from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.validate import Verdict, replay_record, validate_file
 
 ROUND_TRIP: Final = "record-round-trip"
@@ -130,8 +132,8 @@ def written_records_replay_to_the_games_totals(recorded: RecordedGame, fmt: Reco
     assert verdict.winners == (game.final.winners if game.complete else ())
 
 
-def validate_record_no_crash(record: gr.Record) -> Verdict:
-    verdict: Verdict = without_exceptions(lambda: gr.validate_record(record), "validate_record")
+def validate_record_no_crash(record: Record) -> Verdict:
+    verdict: Verdict = without_exceptions(lambda: validate_record(record), "validate_record")
     return verdict
 
 

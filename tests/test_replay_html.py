@@ -20,6 +20,7 @@ from gnoming_rules.formats.record import PublicRecord
 from gnoming_rules.pictures.cards import face_label
 from gnoming_rules.pictures.frames import record_frames
 from gnoming_rules.pictures.replay import replay_html, write_replay
+from gnoming_rules.play import play_game
 from gnoming_rules.referee.validate import replay_file, replay_record
 
 
@@ -124,7 +125,7 @@ class _Links(HTMLParser):
 
 def test_the_page_needs_no_network_and_a_seven_player_game_stays_small() -> None:
     rules = gr.load_ruleset("standard")
-    record, _ = gr.play_game(rules, 7, seed=7)
+    record, _ = play_game(rules, 7, seed=7)
     replay = replay_record(record)
     page = replay_html(replay)
     links = _Links()
@@ -139,7 +140,7 @@ def test_the_page_needs_no_network_and_a_seven_player_game_stays_small() -> None
 @pytest.mark.parametrize("name", gr.bundled_rulesets())
 def test_every_bundled_variant_replays(name: str) -> None:
     rules = gr.load_ruleset(name)
-    record, final = gr.play_game(rules, rules.players.min, seed=5)
+    record, final = play_game(rules, rules.players.min, seed=5)
     replay = replay_record(record)
     assert replay.verdict.valid
     page = replay_html(replay)
@@ -157,7 +158,7 @@ def test_every_bundled_variant_replays(name: str) -> None:
 
 def test_names_and_messages_are_escaped_in_the_page() -> None:
     rules = gr.load_ruleset("standard")
-    record, _ = gr.play_game(rules, 3, seed=1, names=["</script><b>", "Bo", "Cy"])
+    record, _ = play_game(rules, 3, seed=1, names=["</script><b>", "Bo", "Cy"])
     page = replay_html(replay_record(record))
     assert "</script><b>" not in page
     assert page.count("</script>") == 2  # the data's and the script's own

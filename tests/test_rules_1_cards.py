@@ -10,6 +10,7 @@ from builders import STANDARD, H, M, arranged_deal, deck_of, variant
 from referee_checks import accepted, refused
 
 import gnoming_rules as gr
+from gnoming_rules.core import face_from_text, face_text, is_face
 from gnoming_rules.core.cards import a_card
 
 
@@ -46,14 +47,14 @@ def test_rule_1_2_a_deal_with_other_face_values_is_refused() -> None:
 
 
 def test_rule_1_3_cards_are_written_by_face() -> None:
-    assert [gr.face_from_text(t) for t in ("7", "-3", "H", "m", " M ")] == [7, -3, H, M, M]
-    assert [gr.face_text(c) for c in (7, -3, H, M, None)] == ["7", "-3", "H", "M", "-"]
-    assert all(gr.is_face(c) for c in (1, -5, 12, H, M))
-    assert not any(gr.is_face(c) for c in (0, True, False, 1.0, "7", "X", None))
+    assert [face_from_text(t) for t in ("7", "-3", "H", "m", " M ")] == [7, -3, H, M, M]
+    assert [face_text(c) for c in (7, -3, H, M, None)] == ["7", "-3", "H", "M", "-"]
+    assert all(is_face(c) for c in (1, -5, 12, H, M))
+    assert not any(is_face(c) for c in (0, True, False, 1.0, "7", "X", None))
     with pytest.raises(ValueError, match="not a card"):
-        gr.face_from_text("Q")
+        face_from_text("Q")
     with pytest.raises(ValueError, match="0 is not a card"):
-        gr.face_from_text("0")
+        face_from_text("0")
 
 
 def test_rule_1_3_a_deal_holds_faces_only() -> None:

@@ -17,6 +17,7 @@ from builders import (
 from referee_checks import accepted, offered, refused
 
 import gnoming_rules as gr
+from gnoming_rules.core import round_first_player
 
 
 def _bad_setup(ruleset: gr.Ruleset, players: int) -> str:
@@ -87,7 +88,7 @@ def _play_rounds(ruleset: gr.Ruleset, players: int, first_player: int, seed: int
         assert state.phase is gr.Phase.DEAL
         dealt = gr.apply(ruleset, state, gr.sample_chance(ruleset, state, rng))
         starters.append(dealt.turn)
-        assert gr.round_first_player(ruleset, dealt) == dealt.turn
+        assert round_first_player(ruleset, dealt) == dealt.turn
         state = finish_round_randomly(ruleset, dealt, rng)
     return starters
 

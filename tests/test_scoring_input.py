@@ -16,6 +16,7 @@ from test_scoring_properties import card_points, grid_lines
 
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
+from gnoming_rules.core import LayoutError, is_positive
 
 STANDARD = gr.load_ruleset("standard")
 SCORERS = [gr.score_layout, gr.score_breakdown]
@@ -27,11 +28,11 @@ def test_a_slot_that_holds_no_card_is_refused_with_the_slot_and_the_value(
     scorer: Any, value: object
 ) -> None:
     layout: list[object] = [5, 5, 5, 1, value, 2, 3, 4, 6]
-    with pytest.raises(gr.LayoutError) as refused:
+    with pytest.raises(LayoutError) as refused:
         scorer(STANDARD, layout)
     assert refused.value.code == "bad-layout"
     assert refused.value.message.startswith(f"slot 4: {value!r} is not a card")
-    with pytest.raises(gr.LayoutError, match=r"^bad-layout: slot 0: "):
+    with pytest.raises(LayoutError, match=r"^bad-layout: slot 0: "):
         scorer(STANDARD, [value] * 9)
 
 
@@ -41,7 +42,7 @@ def test_the_error_is_a_gnoming_error_and_a_value_error() -> None:
             gr.score_layout(STANDARD, wrong)  # type: ignore[arg-type]
         with pytest.raises(ValueError):  # what the scorer raised before it had a code
             gr.score_layout(STANDARD, wrong)  # type: ignore[arg-type]
-    with pytest.raises(gr.LayoutError, match="a 3x3 layout has 9 cards, got 8"):
+    with pytest.raises(LayoutError, match="a 3x3 layout has 9 cards, got 8"):
         gr.score_layout(STANDARD, [1] * 8)
 
 
@@ -49,7 +50,7 @@ def test_a_visible_layout_given_to_score_layout_points_to_score_visible() -> Non
     state = gr.new_game(STANDARD, 3)
     state = gr.apply(STANDARD, state, gr.sample_chance(STANDARD, state, random.Random(5)))
     state = gr.apply(STANDARD, state, gr.Reveal(0, 0))
-    with pytest.raises(gr.LayoutError) as refused:
+    with pytest.raises(LayoutError) as refused:
         gr.score_layout(STANDARD, state.visible_layout(0))  # type: ignore[arg-type]
     assert refused.value.message.startswith("slot 1: None is not a card")
     assert "score_visible" in refused.value.message
@@ -58,9 +59,9 @@ def test_a_visible_layout_given_to_score_layout_points_to_score_visible() -> Non
 
 
 def test_score_visible_refuses_what_is_not_a_visible_layout() -> None:
-    with pytest.raises(gr.LayoutError, match=r"^bad-layout: slot 2: 'X' is not a card"):
+    with pytest.raises(LayoutError, match=r"^bad-layout: slot 2: 'X' is not a card"):
         gr.score_visible(STANDARD, [None, 5, "X", *[None] * 6])  # type: ignore[list-item]
-    with pytest.raises(gr.LayoutError, match="has 9 cards, got 3"):
+    with pytest.raises(LayoutError, match="has 9 cards, got 3"):
         gr.score_visible(STANDARD, [None] * 3)
 
 
@@ -100,7 +101,7 @@ def visible_reference(ruleset: Ruleset, shown: Sequence[Face | None]) -> int:
                 values = {shown[slot] for slot in line if slot not in wild}
                 if len(values) == 1 and None not in values:
                     value = next(iter(values))
-                    if gr.is_positive(value):  # type: ignore[arg-type]
+                    if is_positive(value):  # type: ignore[arg-type]
                         total -= int(value)  # type: ignore[arg-type]
                         covered.update(line)
             for slot, card in enumerate(shown):

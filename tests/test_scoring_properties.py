@@ -17,6 +17,7 @@ from strategies import layouts, rulesets, variant
 
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
+from gnoming_rules.core import is_positive
 
 
 def _ruleset_and_layout(
@@ -69,7 +70,7 @@ def lowering_a_loose_card_never_raises_the_score(data: st.DataObject) -> None:
     """
     ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     breakdown = gr.score_breakdown(ruleset, layout)
-    loose = [c.slot for c in breakdown.cards if not c.in_set and gr.is_positive(c.card)]
+    loose = [c.slot for c in breakdown.cards if not c.in_set and is_positive(c.card)]
     assume(loose)
     slot = data.draw(st.sampled_from(loose), label="slot")
     value = layout[slot]
@@ -125,7 +126,7 @@ def sets_under(
     found = []
     for line in grid_lines(ruleset):
         values = {layout[s] for s in line if s not in wild}
-        if len(values) == 1 and gr.is_positive(next(iter(values))):
+        if len(values) == 1 and is_positive(next(iter(values))):
             found.append((line, int(next(iter(values)))))
     return found
 

@@ -14,6 +14,7 @@ from hypothesis.strategies import SearchStrategy
 from strategies import PlayedGame, played_games
 
 import gnoming_rules as gr
+from gnoming_rules.formats import STATE_FORMAT, state_from_dict, state_to_dict
 
 STANDARD = gr.load_ruleset("standard")
 
@@ -27,10 +28,10 @@ def every_state_comes_back_exactly(game: PlayedGame) -> None:
     have the same legal moves; restoring a saved state never raises."""
     step = max(1, len(game.states) // 25)
     for state in (*game.states[::step], game.final):
-        text = json.dumps(gr.state_to_dict(state))
+        text = json.dumps(state_to_dict(state))
         for ruleset in (None, game.ruleset):
             try:
-                restored = gr.state_from_dict(json.loads(text), ruleset)
+                restored = state_from_dict(json.loads(text), ruleset)
             except Exception as error:
                 raise AssertionError(f"restoring a saved state raised {error!r}") from error
             assert restored == state
@@ -54,8 +55,8 @@ def test_every_state_of_every_game_comes_back_exactly(game: PlayedGame) -> None:
 
 def test_the_saved_form_is_plain_versioned_json() -> None:
     state = mid_turn()
-    data = gr.state_to_dict(state)
-    assert data["format"] == gr.STATE_FORMAT == "gnoming-state/1"
+    data = state_to_dict(state)
+    assert data["format"] == STATE_FORMAT == "gnoming-state/1"
     assert data["phase"] == "bounce"
     assert data["face_up"][0] == [0, 1, 4] and data["filled"] == [4]
     assert json.loads(json.dumps(data)) == data
@@ -74,7 +75,7 @@ def mid_turn() -> gr.State:
 
 
 def changed(**fields: Any) -> dict[str, Any]:
-    data = gr.state_to_dict(mid_turn())
+    data = state_to_dict(mid_turn())
     data.update(fields)
     return data
 
@@ -84,11 +85,11 @@ def test_a_state_rebuilt_from_its_named_tuple_fields_is_refused_not_misread() ->
     back an int, which ``State(**...)`` took silently; the saved form names it instead."""
     raw = json.loads(json.dumps(mid_turn()._asdict()))
     with pytest.raises(gr.StateError) as refused:
-        gr.state_from_dict(raw)
+        state_from_dict(raw)
     assert refused.value.code == "bad-state"
     assert refused.value.message == "format: missing"
     with pytest.raises(gr.StateError, match=r"^bad-state: phase: must be one of deal, reveal"):
-        gr.state_from_dict(changed(phase=4))
+        state_from_dict(changed(phase=4))
 
 
 NOT_A_CARD = 'not a card: write a non-zero integer, "H" or "M", got'
@@ -130,25 +131,25 @@ def test_what_is_not_a_saved_state_gets_a_bad_state_naming_the_field(
     data: object, message: str
 ) -> None:
     with pytest.raises(gr.StateError) as refused:
-        gr.state_from_dict(data)
+        state_from_dict(data)
     assert refused.value.code == "bad-state"
     assert refused.value.message == message
 
 
 def test_with_its_ruleset_a_state_must_fit_the_rules() -> None:
     data = changed()
-    assert gr.state_from_dict(data, STANDARD) == mid_turn()
+    assert state_from_dict(data, STANDARD) == mid_turn()
     quick = gr.load_ruleset("quick")
-    assert gr.state_from_dict(data, quick) == mid_turn()  # round 0 of 1: it fits
+    assert state_from_dict(data, quick) == mid_turn()  # round 0 of 1: it fits
     big = gr.load_ruleset("big-grid")
     with pytest.raises(gr.StateError, match=r"cards\[0\]: has 9 cards; a 4x4 layout has 16"):
-        gr.state_from_dict(data, big)
+        state_from_dict(data, big)
     duel = gr.load_ruleset({"extends": "standard", "players": {"min": 4, "max": 5}})
     with pytest.raises(gr.StateError, match="cards: 3 seats, but the ruleset seats 4 to 5"):
-        gr.state_from_dict(data, duel)
+        state_from_dict(data, duel)
     cards = [list(layout) for layout in mid_turn().cards]
     cards[1][3] = 12 if cards[1][3] != 12 else 11
     with pytest.raises(gr.StateError, match=r"^bad-state: cards: the cards in play are not"):
-        gr.state_from_dict(changed(cards=cards), STANDARD)
+        state_from_dict(changed(cards=cards), STANDARD)
     with pytest.raises(gr.StateError, match="round 2 in the bounce phase does not fit"):
-        gr.state_from_dict(changed(round=2, scores=[[0, 0, 0]] * 2), quick)
+        state_from_dict(changed(round=2, scores=[[0, 0, 0]] * 2), quick)

@@ -27,7 +27,9 @@ from strategies import (
 )
 
 import gnoming_rules as gr
+from gnoming_rules.formats import Record, parse_record
 from gnoming_rules.formats.record import RecordFormat
+from gnoming_rules.referee import validate_record
 
 
 def deck_of(ruleset: gr.Ruleset) -> Counter[gr.Face]:
@@ -127,7 +129,7 @@ def test_variant_changes_only_what_it_patches(ruleset: gr.Ruleset) -> None:
     assert variant(turned, {"layout": {"rows": rows, "cols": cols}}).sha256 == ruleset.sha256
 
 
-def claims_of(record: gr.Record) -> tuple[bool, bool, bool]:
+def claims_of(record: Record) -> tuple[bool, bool, bool]:
     """Whether the record claims any card, any round's scores, the result."""
     cards = any("card" in move for round_ in record.rounds for move in round_.moves)
     scores = any(round_.scores is not None for round_ in record.rounds)
@@ -137,7 +139,7 @@ def claims_of(record: gr.Record) -> tuple[bool, bool, bool]:
 @given(recorded_games())
 def test_recorded_games_are_valid_records_of_their_games(recorded: RecordedGame) -> None:
     game, record = recorded.game, recorded.record
-    verdict = gr.validate_record(record)
+    verdict = validate_record(record)
     assert verdict.valid and verdict.complete == game.complete
     assert verdict.scores == game.final.scores
     assert len(record.players) == game.setup.players
@@ -154,9 +156,9 @@ def test_recorded_games_are_valid_records_of_their_games(recorded: RecordedGame)
 
 
 @given(records(complete=True, claims=True))
-def test_complete_records_with_claims_claim_every_score_and_the_result(record: gr.Record) -> None:
+def test_complete_records_with_claims_claim_every_score_and_the_result(record: Record) -> None:
     assert all(round_.scores is not None for round_ in record.rounds)
-    verdict = gr.validate_record(record)
+    verdict = validate_record(record)
     assert verdict.complete and record.result is not None
     assert tuple(record.result.totals or ()) == verdict.totals
 
@@ -167,8 +169,8 @@ def test_record_texts_read_back_as_partial_records_without_claims(
     written: tuple[str, RecordFormat],
 ) -> None:
     text, fmt = written
-    record = gr.parse_record(text, format=fmt)
-    assert isinstance(record, gr.Record)
+    record = parse_record(text, format=fmt)
+    assert isinstance(record, Record)
     assert not any(claims_of(record))
-    verdict = gr.validate_record(record)
+    verdict = validate_record(record)
     assert verdict.valid and not verdict.complete

@@ -15,8 +15,10 @@ from kit import EXAMPLES, ILLEGAL, examples, verdict_of, where
 
 import gnoming_rules as gr
 from gnoming_rules.core.errors import INPUT_ERROR_CODES
+from gnoming_rules.formats import dump_record
 from gnoming_rules.formats.record import parse_record
 from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee import RulesetResolver, Verdict, VerdictError
 from gnoming_rules.referee.validate import (
     replay_file,
     replay_record,
@@ -576,15 +578,15 @@ def test_a_resolver_can_limit_the_ruleset_files_a_record_makes_it_read(tmp_path:
     rules = gr.load_ruleset(house / "quick3.yaml")
     record, _ = play_game(rules, 3, seed=1)
 
-    def verdict(ruleset: Any, files: Any) -> gr.Verdict:
-        data = json.loads(gr.dump_record(record))
+    def verdict(ruleset: Any, files: Any) -> Verdict:
+        data = json.loads(dump_record(record))
         data.pop("ruleset_sha256")
         data["ruleset"] = ruleset
         folder = tmp_path / "records"
         folder.mkdir(exist_ok=True)
         path = folder / "game.json"
         path.write_text(json.dumps(data), encoding="utf-8")
-        return gr.validate_file(path, resolver=gr.RulesetResolver(files=files))
+        return validate_file(path, resolver=RulesetResolver(files=files))
 
     inside, outside = "../house/quick3.yaml", str(tmp_path / "secret.yaml")
     assert verdict(inside, "any").valid and verdict(inside, house).valid
@@ -606,10 +608,10 @@ def test_a_resolver_can_limit_the_ruleset_files_a_record_makes_it_read(tmp_path:
 
 def test_a_table_the_ruleset_cannot_seat_is_a_bad_record_with_zero_totals() -> None:
     record, _ = play_game(gr.load_ruleset("standard"), 3, seed=2)
-    data = json.loads(gr.dump_record(record))
+    data = json.loads(dump_record(record))
     data.pop("ruleset_sha256")
     data["ruleset"] = {"extends": "standard", "players": {"min": 4}}  # 3 seats: too few
-    verdict = gr.validate_record(parse_record(json.dumps(data)))
+    verdict = validate_record(parse_record(json.dumps(data)))
     assert verdict.error is not None and verdict.error.code == "bad-record"
     assert "outside this ruleset's 4 to 7" in verdict.error.message
     # RECORD.md: zeros when no round finished; [] only when the input is not a record.
@@ -622,10 +624,10 @@ def test_a_json_verdict_is_one_line_even_for_readers_that_break_at_u2028(
     # Messages quote odd input with escapes already; to_json holds even if one did not.
     path = tmp_path / "odd.json"
     path.write_text(json.dumps({"format": "gnoming\u2028record\x85/1\u2029"}), encoding="utf-8")
-    quoted = gr.validate_file(path)
+    quoted = validate_file(path)
     assert quoted.error is not None and "\\u2028" in quoted.error.message
-    raw = gr.VerdictError(None, None, "bad-record", None, "a\u2028b\x85c\u2029d")
-    for verdict in (quoted, gr.Verdict(False, False, raw, (), (), ())):
+    raw = VerdictError(None, None, "bad-record", None, "a\u2028b\x85c\u2029d")
+    for verdict in (quoted, Verdict(False, False, raw, (), (), ())):
         line = verdict.to_json()
         assert len(line.splitlines()) == 1, line
         assert json.loads(line) == verdict.to_dict()
@@ -651,8 +653,8 @@ def test_a_verdict_is_one_line_even_for_str_splitlines() -> None:
     """JSON allows U+0085, U+2028 and U+2029 raw in a string; str.splitlines() (and many
     JSON Lines readers) break lines there, so the verdict escapes them."""
     message = "name\u2028with\x85breaks\u2029é"
-    error = gr.VerdictError(None, None, "bad-record", None, message)
-    line = gr.Verdict(False, False, error, (), (), ()).to_json()
+    error = VerdictError(None, None, "bad-record", None, message)
+    line = Verdict(False, False, error, (), (), ()).to_json()
     assert len(line.splitlines()) == 1 and "é" in line
     assert json.loads(line)["error"]["message"] == message
 

@@ -21,8 +21,11 @@ from strategies import (
 from test_observation import reshuffle_hidden
 
 import gnoming_rules as gr
+from gnoming_rules.core import is_face, move_from_entry, move_to_entry
 from gnoming_rules.core.cards import HIDDEN
 from gnoming_rules.core.errors import StateError
+from gnoming_rules.formats import state_to_dict
+from gnoming_rules.play import Bot, observe
 from gnoming_rules.play.bots import GreedyBot, RandomBot, make_bot
 from gnoming_rules.play.observation import stand_in
 from gnoming_rules.play.observation_json import (
@@ -57,7 +60,7 @@ def refusal(outcome: gr.IllegalMove | None) -> tuple[str, str | None, str] | Non
 def test_every_view_round_trips_through_json_exactly(game: PlayedGame) -> None:
     for state in spread(game):
         for seat in viewers(state):
-            view = gr.observe(state, seat)
+            view = observe(state, seat)
             data = observation_to_dict(view)
             text = json.dumps(data)
             assert json.loads(text) == data  # plain JSON: nothing lost on the way
@@ -70,15 +73,15 @@ def test_the_json_form_follows_the_saved_state_conventions() -> None:
     state = gr.new_game(STANDARD, 3)
     state = gr.apply(STANDARD, state, gr.sample_chance(STANDARD, state, random.Random(8)))
     state = gr.apply(STANDARD, state, gr.Reveal(0, 4))
-    data = observation_to_dict(gr.observe(state, 1))
-    saved = gr.state_to_dict(state)
+    data = observation_to_dict(observe(state, 1))
+    saved = state_to_dict(state)
     assert data["format"] == OBSERVATION_FORMAT == "gnoming-observation/1"
     assert data["phase"] == saved["phase"] == "reveal"
     assert data["layouts"][0] == [None] * 4 + [state.cards[0][4]] + [None] * 4
     assert data["seat"] == 1 and data["actor"] == 0 and data["held"] is None
     assert data["filled"] == saved["filled"] == []
     assert data["draw_pile_size"] == len(saved["draw_pile"])
-    assert observation_to_dict(gr.observe(state))["seat"] is None  # the spectator
+    assert observation_to_dict(observe(state))["seat"] is None  # the spectator
 
 
 def a_view() -> dict[str, object]:
@@ -88,7 +91,7 @@ def a_view() -> dict[str, object]:
     for seat in range(3):
         for slot in (0, 1):
             state = gr.apply(STANDARD, state, gr.Reveal(seat, slot))
-    return observation_to_dict(gr.observe(gr.apply(STANDARD, state, gr.Draw(0)), 1))
+    return observation_to_dict(observe(gr.apply(STANDARD, state, gr.Draw(0)), 1))
 
 
 @pytest.mark.parametrize(
@@ -132,7 +135,7 @@ def decides_like_the_full_state(ruleset: gr.Ruleset, state: gr.State) -> None:
     """The moves open now, as every viewer that sees what they depend on finds them."""
     full = gr.legal_moves(ruleset, state)
     for seat in viewers(state):
-        view = gr.observe(state, seat)
+        view = observe(state, seat)
         if view.held_hidden and state.phase is gr.Phase.PLACE:
             with pytest.raises(gr.GnomingError) as hidden:
                 gr.legal_moves(ruleset, view)
@@ -169,7 +172,7 @@ def test_explain_and_is_legal_from_the_view_answer_as_on_the_full_state(game: Pl
     """Every candidate move (legal or not, chance events too), judged from the view of the
     seat to move (or the spectator's, between turns), gets the full state's answer."""
     rules, state = game.ruleset, game.final
-    view = gr.observe(state, state.actor)
+    view = observe(state, state.actor)
     for move in candidate_moves(rules, state):
         expected = refusal(gr.explain(rules, state, move))
         assert refusal(gr.explain(rules, view, move)) == expected, move
@@ -187,10 +190,10 @@ def test_a_view_that_hides_the_held_card_cannot_decide_for_the_drawer() -> None:
 def test_the_stand_in_shows_what_the_view_shows_and_nothing_else() -> None:
     view = observation_from_dict({**a_view(), "seat": 0, "held": 7, "held_hidden": False})
     state = stand_in(view)
-    assert gr.observe(state, 0) == view
+    assert observe(state, 0) == view
     hidden = [card for layout in state.cards for card in layout if card == HIDDEN]
     assert len(hidden) == 3 * 7 and set(state.draw_pile) == {HIDDEN}
-    assert not gr.is_face(HIDDEN)
+    assert not is_face(HIDDEN)
 
 
 # --- fair bots ----------------------------------------------------------------------------------
@@ -208,8 +211,8 @@ def test_a_bots_choice_cannot_depend_on_hidden_cards(game: PlayedGame, seed: int
     other = reshuffle_hidden(state, seat, random.Random(seed))
     assert other != state or not state.draw_pile  # something hidden did change
     for kind in ("random", "greedy"):
-        here = make_bot(kind, random.Random(seed)).choose(rules, gr.observe(state, seat))
-        there = make_bot(kind, random.Random(seed)).choose(rules, gr.observe(other, seat))
+        here = make_bot(kind, random.Random(seed)).choose(rules, observe(state, seat))
+        there = make_bot(kind, random.Random(seed)).choose(rules, observe(other, seat))
         assert here == there
         assert gr.is_legal(rules, state, here) and gr.is_legal(rules, other, there)
 
@@ -219,7 +222,7 @@ def test_a_bot_plays_a_whole_game_from_json_views_alone() -> None:
     answers with a move entry as JSON text (docs/recipes.md serves a game this way)."""
     rules = gr.load_ruleset("standard")
     chance = random.Random(5)
-    seats: list[gr.Bot] = [
+    seats: list[Bot] = [
         GreedyBot(random.Random(1)),
         RandomBot(random.Random(2)),
         GreedyBot(random.Random(3)),
@@ -231,9 +234,9 @@ def test_a_bot_plays_a_whole_game_from_json_views_alone() -> None:
             state = gr.apply(rules, state, gr.sample_chance(rules, state, chance))
             continue
         seat = state.to_move
-        sent = json.dumps(observation_to_dict(gr.observe(state, seat)))
+        sent = json.dumps(observation_to_dict(observe(state, seat)))
         view = observation_from_dict(json.loads(sent), rules)
-        answer = json.dumps(gr.move_to_entry(seats[seat].choose(rules, view)))
-        state = gr.apply(rules, state, gr.move_from_entry(json.loads(answer), players=3))
+        answer = json.dumps(move_to_entry(seats[seat].choose(rules, view)))
+        state = gr.apply(rules, state, move_from_entry(json.loads(answer), players=3))
         turns += 1
     assert len(state.scores) == rules.rounds and state.winners and turns > 100

@@ -5,13 +5,14 @@ from __future__ import annotations
 from builders import STANDARD, H, M
 
 import gnoming_rules as gr
+from gnoming_rules.core import ScoreBreakdown
 
 
-def _sets(breakdown: gr.ScoreBreakdown) -> list[tuple[str, tuple[int, ...], int]]:
+def _sets(breakdown: ScoreBreakdown) -> list[tuple[str, tuple[int, ...], int]]:
     return [(s.name, s.slots, s.value) for s in breakdown.sets]
 
 
-def _points(breakdown: gr.ScoreBreakdown) -> list[int]:
+def _points(breakdown: ScoreBreakdown) -> list[int]:
     return [card.points for card in breakdown.cards]
 
 

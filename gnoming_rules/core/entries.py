@@ -82,9 +82,10 @@ def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dic
     Example::
 
         >>> import gnoming_rules as gr
-        >>> gr.move_to_entry(gr.Draw(0, 1), card=7)
+        >>> from gnoming_rules.core import move_to_entry
+        >>> move_to_entry(gr.Draw(0, 1), card=7)
         {'action': 'draw', 'player': 0, 'source': 'discard', 'pile': 1, 'card': 7}
-        >>> gr.move_to_entry(gr.Place(2, 4))
+        >>> move_to_entry(gr.Place(2, 4))
         {'action': 'place', 'player': 2, 'slot': 4}
     """
     if isinstance(move, Deal):
@@ -159,10 +160,11 @@ def move_from_entry(
     Example::
 
         >>> import gnoming_rules as gr
-        >>> gr.move_from_entry({"action": "place", "player": 2, "slot": 4, "card": 9})
+        >>> from gnoming_rules.core import move_from_entry
+        >>> move_from_entry({"action": "place", "player": 2, "slot": 4, "card": 9})
         Place(player=2, slot=4)
         >>> try:
-        ...     gr.move_from_entry({"action": "draw", "player": 5, "source": "deck"}, players=4)
+        ...     move_from_entry({"action": "draw", "player": 5, "source": "deck"}, players=4)
         ... except gr.RecordError as error:
         ...     print(error.code, "|", error.message)
         bad-record | player: must be 0 to 3, got 5

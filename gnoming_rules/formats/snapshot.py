@@ -50,14 +50,15 @@ def state_to_dict(state: State) -> dict[str, Any]:
 
         >>> import random
         >>> import gnoming_rules as gr
+        >>> from gnoming_rules.formats import state_from_dict, state_to_dict
         >>> rules = gr.load_ruleset("standard")
         >>> start = gr.new_game(rules, players=3, first_player=1)
         >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
         >>> state = gr.apply(rules, state, gr.Reveal(1, 4))
-        >>> data = gr.state_to_dict(state)
+        >>> data = state_to_dict(state)
         >>> data["format"], data["phase"], data["face_up"]
         ('gnoming-state/1', 'reveal', [[], [4], []])
-        >>> gr.state_from_dict(data, rules) == state
+        >>> state_from_dict(data, rules) == state
         True
     """
     return {
@@ -94,12 +95,13 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     Example::
 
         >>> import gnoming_rules as gr
+        >>> from gnoming_rules.formats import state_from_dict, state_to_dict
         >>> rules = gr.load_ruleset("standard")
-        >>> data = gr.state_to_dict(gr.new_game(rules, players=4))
-        >>> gr.state_from_dict(data, rules) == gr.new_game(rules, players=4)
+        >>> data = state_to_dict(gr.new_game(rules, players=4))
+        >>> state_from_dict(data, rules) == gr.new_game(rules, players=4)
         True
         >>> try:
-        ...     gr.state_from_dict({**data, "format": "gnoming-state/0"})
+        ...     state_from_dict({**data, "format": "gnoming-state/0"})
         ... except gr.StateError as error:
         ...     print(error.code)
         bad-state

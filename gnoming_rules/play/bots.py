@@ -238,11 +238,13 @@ def play_game(
     Example::
 
         >>> import gnoming_rules as gr
+        >>> from gnoming_rules.play import play_game
+        >>> from gnoming_rules.referee import validate_record
         >>> rules = gr.load_ruleset("standard")
-        >>> record, final = gr.play_game(rules, players=3, seed=7)
+        >>> record, final = play_game(rules, players=3, seed=7)
         >>> record.players, len(record.rounds), final.is_over
         (['Ana', 'Bo', 'Cy'], 3, True)
-        >>> verdict = gr.validate_record(record)
+        >>> verdict = validate_record(record)
         >>> verdict.valid, verdict.totals == final.totals
         (True, True)
     """

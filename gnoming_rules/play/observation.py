@@ -117,11 +117,12 @@ def observe(state: State, seat: int | None = None) -> Observation:
 
         >>> import random
         >>> import gnoming_rules as gr
+        >>> from gnoming_rules.play import observe
         >>> rules = gr.load_ruleset("standard")
         >>> start = gr.new_game(rules, players=3, first_player=1)
         >>> state = gr.apply(rules, start, gr.sample_chance(rules, start, random.Random(7)))
         >>> state = gr.apply(rules, state, gr.Reveal(1, 4))
-        >>> seen = gr.observe(state, seat=2)
+        >>> seen = observe(state, seat=2)
         >>> seen.layouts[1]  # seat 1's layout: the card it revealed, the rest face down
         (None, None, None, None, 5, None, None, None, None)
         >>> seen.draw_pile_size, seen.actor

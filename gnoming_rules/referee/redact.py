@@ -53,12 +53,14 @@ def redact(
     Example::
 
         >>> import gnoming_rules as gr
+        >>> from gnoming_rules.play import play_game
+        >>> from gnoming_rules.referee import validate_record
         >>> from gnoming_rules.referee.redact import redact
-        >>> record, final = gr.play_game(gr.load_ruleset("standard"), players=3, seed=7)
+        >>> record, final = play_game(gr.load_ruleset("standard"), players=3, seed=7)
         >>> public = redact(record)
         >>> public.information, public.rounds[0].start.piles  # no deal: the piles it started
         ('public', [12, 3])
-        >>> gr.validate_record(public).totals == gr.validate_record(record).totals
+        >>> validate_record(public).totals == validate_record(record).totals
         True
     """
     replay = replay_record(record, ruleset=ruleset, base_dir=base_dir, resolver=resolver)

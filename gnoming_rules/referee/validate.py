@@ -197,8 +197,10 @@ def validate_record(
     Example::
 
         >>> import gnoming_rules as gr
-        >>> record, final = gr.play_game(gr.load_ruleset("standard"), players=3, seed=7)
-        >>> verdict = gr.validate_record(record)
+        >>> from gnoming_rules.play import play_game
+        >>> from gnoming_rules.referee import validate_record
+        >>> record, final = play_game(gr.load_ruleset("standard"), players=3, seed=7)
+        >>> verdict = validate_record(record)
         >>> verdict.valid, verdict.complete, verdict.winners == final.winners
         (True, True, True)
     """
@@ -216,10 +218,11 @@ def validate_file(
     Example (from the repository's top folder)::
 
         >>> import gnoming_rules as gr
-        >>> verdict = gr.validate_file("examples/tiny-game.json")
+        >>> from gnoming_rules.referee import validate_file
+        >>> verdict = validate_file("examples/tiny-game.json")
         >>> verdict.valid, verdict.totals, verdict.winners
         (True, (-10, -18, 7), (1,))
-        >>> refused = gr.validate_file("examples/illegal/wrong-phase.json")
+        >>> refused = validate_file("examples/illegal/wrong-phase.json")
         >>> refused.valid, refused.error.code, refused.error.rule, refused.error.move
         (False, 'wrong-phase', '4.1', 6)
     """
@@ -288,11 +291,13 @@ def replay_record(
 
         >>> from pathlib import Path
         >>> import gnoming_rules as gr
-        >>> record = gr.read_record("examples/tiny-game.json")  # names its ruleset file
-        >>> replay = gr.replay_record(record, base_dir=Path("examples"))
+        >>> from gnoming_rules.formats import read_record
+        >>> from gnoming_rules.referee import replay_record
+        >>> record = read_record("examples/tiny-game.json")  # names its ruleset file
+        >>> replay = replay_record(record, base_dir=Path("examples"))
         >>> replay.verdict.valid, replay.ruleset.name, replay.state.is_over
         (True, 'tiny', True)
-        >>> paused = gr.replay_record(record, base_dir=Path("examples"), until=(0, 3))
+        >>> paused = replay_record(record, base_dir=Path("examples"), until=(0, 3))
         >>> paused.state.phase.name, paused.state.turn
         ('DRAW', 2)
     """
