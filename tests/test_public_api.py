@@ -25,6 +25,7 @@ ELSEWHERE = {
     "gnoming_rules.referee.batch",
     "gnoming_rules.testing",
     "gnoming_rules.play.observation_json",
+    "gnoming_rules.referee.redact",
 }
 """Documented as imported from their own modules (the index says so)."""
 PACKAGES = (core, formats, play, referee)
