@@ -320,7 +320,7 @@ def picture(view: TableView, *, peeks: bool = True, every_face: bool = True) -> 
         layout=where,
         title=view.heading,
         defs=card_defs(view.faces if every_face else shown_faces(view), peeks=peeks),
-        heading=heading_part(view),
+        heading=heading_part(view, where.width - 2 * MARGIN),
         piles=pile_parts(view),
         seats=tuple(seat_part(seat, view.rows, view.cols, where.panel) for seat in view.seats),
     )
@@ -390,10 +390,20 @@ def shown_faces(view: TableView) -> set[Face]:
     return faces
 
 
-def heading_part(view: TableView) -> str:
-    """The heading: the round and whose move it is, and under it whose view the picture is."""
+HEAD_CHAR = 10
+"""The width of a heading's character, at most (16 px bold sans serif), for fitting it."""
+
+
+def heading_part(view: TableView, width: int | None = None) -> str:
+    """The heading: the round and whose move it is, and under it whose view the picture is.
+
+    A heading that may be wider than ``width`` (a small table's picture is narrow, and a
+    turn's words can be long) is drawn pressed to that width, never cut at the edge."""
+    fit = ""
+    if width is not None and len(view.heading) * HEAD_CHAR > width - 4:
+        fit = f' textLength="{width - 4}" lengthAdjust="spacingAndGlyphs"'
     return (
-        f'<text class="head" x="2" y="17">{escape(view.heading)}</text>'
+        f'<text class="head" x="2" y="17"{fit}>{escape(view.heading)}</text>'
         f'<text class="viewer" x="2" y="33">{escape(view.viewer)}</text>'
     )
 
