@@ -12,6 +12,7 @@ import random
 from itertools import combinations
 
 import pytest
+from builders import variant
 
 import gnoming_rules as gr
 from gnoming_rules.core.cards import Face
@@ -30,14 +31,11 @@ def _by_definition(rules: gr.Ruleset, cards: list[Face]) -> int:
 
 
 def _rules(rows: int, cols: int, limit: int, unmatched: int) -> gr.Ruleset:
-    return gr.load_ruleset(
-        {
-            "extends": "standard",
-            "layout": {"rows": rows, "cols": cols},
-            "players": {"min": 2, "max": 2},
-            "deck": {"mulligans": 25},
-            "mulligan": {"max_face_up": limit, "unmatched_value": unmatched},
-        }
+    return variant(
+        layout={"rows": rows, "cols": cols},
+        players={"min": 2, "max": 2},
+        deck={"mulligans": 25},
+        mulligan={"max_face_up": limit, "unmatched_value": unmatched},
     )
 
 
