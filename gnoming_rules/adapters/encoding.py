@@ -31,7 +31,7 @@ from ..core.cards import Face
 from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
-from ..play.observation import Observation, _held_hidden
+from ..play.observation import Observation, held_is_hidden
 from .actions import pile_count
 
 __all__ = ["Encoder", "total_bound"]
@@ -189,7 +189,7 @@ class Encoder:
                     counts.clear()
                 counts[id(pile)] = found
             parts.append(found[1])
-        hidden = _held_hidden(state, seat)
+        hidden = held_is_hidden(state, seat)
         parts.append(
             self._tail(
                 seat,
