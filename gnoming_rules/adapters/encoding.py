@@ -32,7 +32,6 @@ from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..play.observation import Observation, held_is_hidden
-from .actions import pile_count
 
 __all__ = ["Encoder", "total_bound"]
 
@@ -58,8 +57,9 @@ class Encoder:
         self.faces: tuple[Face, ...] = tuple(dict.fromkeys(ruleset.compiled.deck))
         """The deck's distinct faces, in the library's face order: the one-hot positions."""
         n, f = players, len(self.faces)
-        slots, piles, rounds = ruleset.slots, pile_count(ruleset), ruleset.rounds
-        deck = float(len(ruleset.compiled.deck))
+        rules = ruleset.compiled
+        slots, piles, rounds = rules.slots, rules.piles, rules.rounds
+        deck = float(len(rules.deck))
         lengths = [
             ("layouts", n * slots * (f + 1), 1.0),
             ("pile_cards", piles * f, deck),
