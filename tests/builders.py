@@ -1,25 +1,31 @@
-"""Build exact game situations through the public API, for the example tests.
+"""Build exact game situations through the public API: the suite's one situation builder.
 
 A test names the cards that matter (a layout, the discard starters, the top of the draw
 pile); :func:`arranged_deal` fills in the rest of the ruleset's deck so that the result is
 a real :class:`~gnoming_rules.Deal`, and the game is then played forward with real moves
 (:func:`play` checks that every move is one :func:`~gnoming_rules.legal_moves` offers).
+Variants are made with :func:`variant`, and a ruleset's whole deck is :func:`deck_of`.
 
-Filler cards are chosen predictably: number cards dealt round-robin over the faces in
-ascending order (so a filled stretch of up to one card per face holds no two equal cards,
-and no accidental set or bounce), and the deck's hazards and mulligans left over go to the
-bottom of the draw pile (mulligans, then hazards last).
+Filler cards are chosen predictably. By default (``fill="spread"``): number cards dealt
+round-robin over the faces in ascending order (so a filled stretch of up to one card per
+face holds no two equal cards, and no accidental set or bounce), and the deck's hazards
+and mulligans left over go to the bottom of the draw pile (mulligans, then hazards last).
+With ``fill="sorted"`` the rest of the deck follows in sorted order (numbers ascending,
+then hazards, then mulligans), so a test knows every card the engine will hand out; the
+variant tests deal that way (:func:`after_setup`) and play on with simple policies
+(:func:`eager`, :func:`passive`, :func:`play_until`).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face
+from gnoming_rules.core.cards import sorted_faces
 
 H: Face = HAZARD
 M: Face = MULLIGAN
@@ -44,13 +50,14 @@ def deck_patch(numbers: Mapping[int, int], hazards: int = 0, mulligans: int = 0)
 
 
 def deck_of(ruleset: gr.Ruleset) -> Counter[Face]:
-    """The ruleset's deck as a multiset of faces (read from the public model)."""
+    """The ruleset's whole deck as a multiset of faces, counted from its own ``deck``
+    fields (RULES 1.1-1.2); faces with no card are left out."""
     counts: Counter[Face] = Counter()
     for face, copies in ruleset.deck.numbers.items():
         counts[face] += copies
     counts[HAZARD] += ruleset.deck.hazards
     counts[MULLIGAN] += ruleset.deck.mulligans
-    return counts
+    return +counts
 
 
 class _Pool:
@@ -92,30 +99,44 @@ def arranged_deal(
     layouts: Mapping[int, Slots] | None = None,
     discards: Slots | None = None,
     draw: Slots = (),
+    front: Slots | None = None,
+    fill: Literal["spread", "sorted"] = "spread",
 ) -> gr.Deal:
     """A full deal of ``ruleset``'s deck with the given cards where asked (RULES 3.1-3.4).
 
     ``layouts[seat]`` is that seat's layout (row-major, ``None`` = filler); ``discards``
     are the cards dealt right after the layouts, in order: normally the two discard
     starters, but a hazard may be listed among them to be set aside (RULES 3.3);
-    ``draw`` is the top of the draw pile, top first. The rest is filled from what remains.
+    ``draw`` is the top of the draw pile, top first. Instead of those three, ``front``
+    gives the first cards of the deal as one sequence. The rest is filled from what
+    remains, as ``fill`` says (see the module docstring).
     """
+    if front is not None:
+        if layouts is not None or discards is not None or draw:
+            raise ValueError("give either front or layouts/discards/draw, not both")
+        chosen: list[Face | None] = list(front)
+    else:
+        size = ruleset.layout.rows * ruleset.layout.cols
+        given = layouts or {}
+        chosen = []
+        for seat in range(players):
+            layout = list(given.get(seat, [None] * size))
+            if len(layout) != size:
+                raise ValueError(f"seat {seat}: a layout has {size} cards, got {len(layout)}")
+            chosen += layout
+        chosen += list(discards) if discards is not None else [None, None]
+        chosen += list(draw)
     pool = _Pool(ruleset)
-    size = ruleset.layout.rows * ruleset.layout.cols
-    given = layouts or {}
-    chosen: list[Face | None] = []
-    for seat in range(players):
-        layout = list(given.get(seat, [None] * size))
-        if len(layout) != size:
-            raise ValueError(f"seat {seat}: a layout has {size} cards, got {len(layout)}")
-        chosen += layout
-    chosen += list(discards) if discards is not None else [None, None]
-    chosen += list(draw)
     for card in chosen:
         if card is not None:
             pool.take(card)
-    cards = [card if card is not None else pool.filler() for card in chosen]
-    cards += pool.rest()
+    if fill == "sorted":
+        rest = iter(sorted_faces(pool.left.elements()))
+        cards = [card if card is not None else next(rest) for card in chosen]
+        cards += rest
+    else:
+        cards = [card if card is not None else pool.filler() for card in chosen]
+        cards += pool.rest()
     deal = gr.Deal(tuple(cards))
     assert Counter(deal.cards) == deck_of(ruleset)
     return deal
@@ -282,3 +303,75 @@ def hazard_after_near_outs(ruleset: gr.Ruleset) -> gr.State:
     state = chain(ruleset, state, range(2, 8))
     assert state.face_down_count(0) == 2 and state.face_down_count(1) == 1
     return play(ruleset, state, gr.Draw(2), gr.Discard(2))
+
+
+Policy = Callable[[gr.Ruleset, gr.State], gr.PlayerMove]
+"""A simple player: the move it makes in a state where it is to move."""
+
+
+def after_setup(
+    rules: gr.Ruleset, players: int, front: Sequence[Face], first_player: int = 0
+) -> gr.State:
+    """Deal ``front`` (then the sorted rest) and let every seat reveal its lowest slots."""
+    state = gr.new_game(rules, players, first_player)
+    state = gr.apply(rules, state, arranged_deal(rules, players, front=front, fill="sorted"))
+    while state.phase is gr.Phase.REVEAL:
+        state = gr.apply(rules, state, gr.legal_moves(rules, state)[0])
+    return state
+
+
+def eager(rules: gr.Ruleset, state: gr.State) -> gr.PlayerMove:
+    """Draw from the draw pile, play into the lowest face-down slot, never bounce."""
+    moves = gr.legal_moves(rules, state)
+    seat = state.actor
+    assert seat is not None
+    for move in moves:
+        if isinstance(move, gr.Place) and not state.is_face_up(seat, move.slot):
+            return move
+    for move in moves:
+        if isinstance(move, gr.Draw) and move.pile is None:
+            return move
+    for move in moves:
+        if isinstance(move, gr.Discard):
+            return move
+    return moves[0]
+
+
+def passive(rules: gr.Ruleset, state: gr.State) -> gr.PlayerMove:
+    """Draw from the draw pile and discard what was drawn: a turn that plays nothing."""
+    moves = gr.legal_moves(rules, state)
+    for move in moves:
+        if isinstance(move, gr.Draw) and move.pile is None:
+            return move
+    for move in moves:
+        if isinstance(move, gr.Discard):
+            return move
+    return moves[0]
+
+
+def play_until(
+    rules: gr.Ruleset,
+    state: gr.State,
+    policy: Policy,
+    stop: Callable[[gr.State], bool],
+    limit: int = 10_000,
+) -> gr.State:
+    """Apply ``policy``'s moves until ``stop(state)``; fails on a chance event or no end."""
+    for _ in range(limit):
+        if stop(state):
+            return state
+        assert not state.is_chance, f"unexpected chance event in phase {state.phase.name}"
+        state = gr.apply(rules, state, policy(rules, state))
+    raise AssertionError(f"no stop after {limit} moves")
+
+
+def random_game(rules: gr.Ruleset, players: int, seed: int) -> gr.State:
+    """A whole game of uniformly random legal moves, seeded."""
+    rng = random.Random(seed)
+    state = gr.new_game(rules, players, first_player=seed % players)
+    for _ in range(1_000_000):
+        if state.is_over:
+            return state
+        move = random_move(rules, state, rng)
+        state = gr.apply(rules, state, move)
+    raise AssertionError("the game did not end")

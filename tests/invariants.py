@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Final
 
+from builders import deck_of
+
 import gnoming_rules as gr
 from gnoming_rules import (
     HAZARD,
@@ -73,16 +75,6 @@ class PropertyViolation(AssertionError):  # noqa: N818 (it is not an error of th
 
 
 # --- small readings of a state, from the rules ------------------------------------------------
-
-
-def deck_of(ruleset: Ruleset) -> Counter[Face]:
-    """The ruleset's cards, counted from its own fields (RULES 1.1-1.2)."""
-    deck: Counter[Face] = Counter()
-    for face, copies in ruleset.deck.numbers.items():
-        deck[face] += copies
-    deck[HAZARD] += ruleset.deck.hazards
-    deck[MULLIGAN] += ruleset.deck.mulligans
-    return +deck
 
 
 def cards_in_play(state: State) -> Counter[Face]:

@@ -1,13 +1,15 @@
 """Bugs planted in the engine, the scorer and the record tools, to prove each property
 catches fish.
 
-Every plant is a small monkeypatch on one of a few seams of ``gnoming_rules.core.engine``,
-``gnoming_rules.core.scoring``, ``gnoming_rules.formats.record``,
-``gnoming_rules.referee.validate``, ``gnoming_rules.formats.snapshot``,
-``gnoming_rules.play.observation``, ``gnoming_rules.core.entries`` and
-``gnoming_rules.core.fields``, listed in ``SEAMS``. When the internals are renamed, re-aim the
-plants here; nothing else in the suite touches private names. A plant wraps the real
-function where it can, so it breaks one rule and leaves the rest as they are.
+Every plant is a small monkeypatch on one of a few public seams of
+``gnoming_rules.core.engine``, ``gnoming_rules.core.scoring``,
+``gnoming_rules.formats.record``, ``gnoming_rules.referee.validate``,
+``gnoming_rules.formats.snapshot``, ``gnoming_rules.play.observation`` and
+``gnoming_rules.core.entries``, listed in ``SEAMS``: public functions and tables (no
+leading underscore), most of them rule steps that their module documents as such but does
+not export in ``__all__``. No plant patches a private name; when a seam is renamed, re-aim
+the plants here. A plant wraps the real function where it can, so it breaks one rule and
+leaves the rest as they are.
 """
 
 from __future__ import annotations
@@ -21,40 +23,40 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+import yaml
 
-from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place
+from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place, UnreadableYamlError
 from gnoming_rules.core import engine, entries, scoring
 from gnoming_rules.core.compiled import CompiledRules
 from gnoming_rules.core.state import State
-from gnoming_rules.formats import record, safe_yaml, snapshot
+from gnoming_rules.formats import record, snapshot
 from gnoming_rules.play import observation
 from gnoming_rules.referee import validate as validator
 
 SEAMS = (
     "engine.HANDLERS (one handler per move type)",
-    "engine._mulligan_slots",
-    "engine._check_slot",
-    "engine._replace_card",
-    "engine._bounce_block",
-    "engine._flips_owed",
-    "engine._finish_turn",
-    "engine._end_round",
-    "scoring._set_value",
+    "engine.mulligan_slots",
+    "engine.check_slot",
+    "engine.replace_card",
+    "engine.bounce_block",
+    "engine.owed_flips",
+    "engine.finish_turn",
+    "engine.end_round",
+    "scoring.set_value",
     "scoring.card_points",
-    "scoring._best",
-    "scoring._score_with",
-    "record._entry (a move entry as written)",
-    "record._load_yaml",
+    "scoring.best_choice",
+    "scoring.score_with",
+    "record.move_entry (a move entry as written)",
+    "record.load_yaml (safe_yaml.load_yaml, as the record reader calls it)",
     "record.RECORD_ADAPTER (the pydantic reader)",
     "validate.read_entry (the move layer's reading, as the validator calls it)",
     "validate.apply (the engine as the validator calls it)",
     "validate.Verdict.exit_status",
-    "snapshot._PHASES and snapshot._mask (a saved state's phase name and slot lists)",
-    "observation._held_hidden",
-    "entries._SLOT_MOVES",
+    "snapshot.PHASES and snapshot.read_mask (a saved state's phase name and slot lists)",
+    "observation.held_is_hidden",
     "entries.read_entry (a move entry as a move and its claimed card)",
 )
-"""The private names the plants patch."""
+"""The public names the plants patch."""
 
 Handler = Callable[[CompiledRules, State, Any], State]
 
@@ -122,7 +124,7 @@ def mulligan_limit_off_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         engine,
-        "_mulligan_slots",
+        "mulligan_slots",
         lambda original: (
             lambda rules, state, seat: original(_looser_mulligan_limit(rules), state, seat)
         ),
@@ -147,12 +149,12 @@ def play_toggles_the_face_up_bit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def legal_moves_ignore_the_mulligan_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """``legal_moves`` lists every slot for a held mulligan; ``apply`` still refuses some."""
-    _wrap(monkeypatch, engine, "_mulligan_slots", lambda original: lambda rules, state, seat: None)
+    _wrap(monkeypatch, engine, "mulligan_slots", lambda original: lambda rules, state, seat: None)
 
 
 def slots_go_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Slot numbers are not checked against the layout (no ``bad-slot``)."""
-    _wrap(monkeypatch, engine, "_check_slot", lambda original: lambda rules, slot, rule: slot)
+    _wrap(monkeypatch, engine, "check_slot", lambda original: lambda rules, slot, rule: slot)
 
 
 def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,7 +173,7 @@ def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
         return layouts
 
     _wrap_handler(monkeypatch, Deal, make)
-    monkeypatch.setattr(engine, "_replace_card", replace_card)
+    monkeypatch.setattr(engine, "replace_card", replace_card)
 
 
 def discard_keeps_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -184,7 +186,7 @@ def discard_keeps_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return finish_turn
 
-    _wrap(monkeypatch, engine, "_finish_turn", make)
+    _wrap(monkeypatch, engine, "finish_turn", make)
 
 
 def hazard_turns_a_last_card(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,7 +194,7 @@ def hazard_turns_a_last_card(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         engine,
-        "_flips_owed",
+        "owed_flips",
         lambda original: (
             lambda rules, state, seat: original(
                 dataclasses.replace(rules, spare_last_card=False), state, seat
@@ -211,7 +213,7 @@ def hazard_makes_the_discarder_flip(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return flips_owed
 
-    _wrap(monkeypatch, engine, "_flips_owed", make)
+    _wrap(monkeypatch, engine, "owed_flips", make)
 
 
 def mulligans_bounce(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -225,7 +227,7 @@ def mulligans_bounce(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return bounce_block
 
-    _wrap(monkeypatch, engine, "_bounce_block", make)
+    _wrap(monkeypatch, engine, "bounce_block", make)
 
 
 def going_out_bonus_and_penalty_swapped(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,7 +235,7 @@ def going_out_bonus_and_penalty_swapped(monkeypatch: pytest.MonkeyPatch) -> None
     _wrap(
         monkeypatch,
         engine,
-        "_end_round",
+        "end_round",
         lambda original: (
             lambda rules, state, went_out: original(
                 dataclasses.replace(
@@ -271,7 +273,7 @@ def sets_score_plus_v(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         scoring,
-        "_set_value",
+        "set_value",
         lambda original: lambda line, cards, wild: -original(line, cards, wild),
     )
 
@@ -286,7 +288,7 @@ def columns_never_score(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return set_value
 
-    _wrap(monkeypatch, scoring, "_set_value", make)
+    _wrap(monkeypatch, scoring, "set_value", make)
 
 
 def last_row_and_column_never_score(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -294,7 +296,7 @@ def last_row_and_column_never_score(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         scoring,
-        "_set_value",
+        "set_value",
         lambda original: (
             lambda line, cards, wild: (
                 0 if len(cards) - 1 in line.slots else original(line, cards, wild)
@@ -318,7 +320,7 @@ def negative_cards_score_their_size(monkeypatch: pytest.MonkeyPatch) -> None:
 def _best_of(
     rules: CompiledRules, cards: Any, choices: Any, pick: Callable[..., Any]
 ) -> tuple[int, int]:
-    scored = [(scoring._score_with(rules, cards, wild), wild) for wild in choices]
+    scored = [(scoring.score_with(rules, cards, wild), wild) for wild in choices]
     return pick(scored, key=lambda item: item[0])  # type: ignore[no-any-return]
 
 
@@ -330,7 +332,7 @@ def only_the_first_mulligan_can_be_wild(monkeypatch: pytest.MonkeyPatch) -> None
         choices = [0] + [1 << slot for slot in first if rules.max_mulligans]
         return _best_of(rules, cards, choices, min)
 
-    monkeypatch.setattr(scoring, "_best", best)
+    monkeypatch.setattr(scoring, "best_choice", best)
 
 
 def the_referee_takes_the_highest_choice(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -345,7 +347,7 @@ def the_referee_takes_the_highest_choice(monkeypatch: pytest.MonkeyPatch) -> Non
         ]
         return _best_of(rules, cards, choices, max)
 
-    monkeypatch.setattr(scoring, "_best", best)
+    monkeypatch.setattr(scoring, "best_choice", best)
 
 
 def one_wild_mulligan_too_many(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -353,7 +355,7 @@ def one_wild_mulligan_too_many(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         scoring,
-        "_best",
+        "best_choice",
         lambda original: lambda rules, cards: original(_looser_mulligan_limit(rules), cards),
     )
 
@@ -365,7 +367,7 @@ def writer_leaves_out_zero_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     """The writer drops a move's fields that are falsy, not only the unset ones: seat 0,
     slot 0 and pile 0 go missing."""
     monkeypatch.setattr(
-        record, "_entry", lambda move: {key: value for key, value in move.items() if value}
+        record, "move_entry", lambda move: {key: value for key, value in move.items() if value}
     )
 
 
@@ -405,7 +407,7 @@ def yaml_reader_ignores_unknown_fields(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         record,
-        "_load_yaml",
+        "load_yaml",
         lambda original: lambda raw: _known_fields_only(original(raw)),
     )
 
@@ -448,11 +450,17 @@ def validator_skips_card_claims(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def yaml_errors_escape(monkeypatch: pytest.MonkeyPatch) -> None:
     """The YAML reader lets PyYAML's errors out instead of turning them into ``bad-record``."""
-    monkeypatch.setattr(
-        record,
-        "_load_yaml",
-        lambda raw: safe_yaml._construct(safe_yaml._PureLoader(raw.decode("utf-8")))[0],
-    )
+
+    def make(original: Callable[[bytes], object]) -> Callable[[bytes], object]:
+        def load_yaml(raw: bytes) -> object:
+            try:
+                return original(raw)
+            except UnreadableYamlError as problem:
+                raise yaml.YAMLError(problem.message) from None
+
+        return load_yaml
+
+    _wrap(monkeypatch, record, "load_yaml", make)
 
 
 def input_errors_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -487,7 +495,7 @@ def phase_comes_back_as_its_number(monkeypatch: pytest.MonkeyPatch) -> None:
     """Restoring a saved state maps the phase's name to its number, not to a ``Phase``
     (equal as an ``IntEnum`` compares, but no longer a ``Phase``)."""
     monkeypatch.setattr(
-        snapshot, "_PHASES", {name: int(phase) for name, phase in snapshot._PHASES.items()}
+        snapshot, "PHASES", {name: int(phase) for name, phase in snapshot.PHASES.items()}
     )
 
 
@@ -496,7 +504,7 @@ def filled_slots_are_not_restored(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         snapshot,
-        "_mask",
+        "read_mask",
         lambda original: (
             lambda read, value, path, size: (
                 0 if path == "filled" else original(read, value, path, size)
@@ -507,7 +515,7 @@ def filled_slots_are_not_restored(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def every_seat_sees_the_drawn_card(monkeypatch: pytest.MonkeyPatch) -> None:
     """A card drawn from the draw pile shows to every seat, not only to the drawer."""
-    monkeypatch.setattr(observation, "_held_hidden", lambda state, seat: False)
+    monkeypatch.setattr(observation, "held_is_hidden", lambda state, seat: False)
 
 
 def a_card_taken_from_a_discard_pile_is_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -516,7 +524,7 @@ def a_card_taken_from_a_discard_pile_is_hidden(monkeypatch: pytest.MonkeyPatch) 
     _wrap(
         monkeypatch,
         observation,
-        "_held_hidden",
+        "held_is_hidden",
         lambda original: (
             lambda state, seat: original(state._replace(taken_from_discard=False), seat)
         ),
@@ -525,7 +533,16 @@ def a_card_taken_from_a_discard_pile_is_hidden(monkeypatch: pytest.MonkeyPatch) 
 
 def bounce_entries_read_as_places(monkeypatch: pytest.MonkeyPatch) -> None:
     """A ``bounce`` entry reads back as a place into the same slot."""
-    monkeypatch.setitem(entries._SLOT_MOVES, "bounce", Place)
+
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        def read(entry: Any, *args: Any, **options: Any) -> Any:
+            if isinstance(entry, Mapping) and entry.get("action") == "bounce":
+                entry = {**entry, "action": "place"}
+            return original(entry, *args, **options)
+
+        return read
+
+    _wrap(monkeypatch, entries, "read_entry", make)
 
 
 def pile_0_reads_as_no_pile(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -553,7 +570,7 @@ def face_down_cards_match_their_lines(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return set_value
 
-    _wrap(monkeypatch, scoring, "_set_value", make)
+    _wrap(monkeypatch, scoring, "set_value", make)
 
 
 def hazards_score_nothing(monkeypatch: pytest.MonkeyPatch) -> None:

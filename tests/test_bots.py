@@ -120,7 +120,7 @@ def test_the_greedy_bot_values_only_the_plays_the_engine_allows() -> None:
 def test_greedy_games_end_where_they_used_to_loop(
     patch: dict[str, object], players: int, seeds: range
 ) -> None:
-    rules = gr.load_ruleset({"extends": "standard", **patch})
+    rules = variant(**patch)
     for seed in seeds:
         record, state = play_game(rules, players, seed=seed)
         assert state.is_over and len(record.rounds) == rules.rounds

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from builders import random_move
+from builders import random_move, variant
 
 import gnoming_rules as gr
 
@@ -30,7 +30,7 @@ def test_a_reshuffle_after_the_round_ended_is_a_move_after_the_end() -> None:
 
 
 def test_a_reshuffle_after_the_game_is_a_move_after_the_end() -> None:
-    rules = gr.load_ruleset({"extends": "standard", "rounds": 1})
+    rules = variant(rounds=1)
     state = _after_first_round(rules)
     assert state.is_over
     with pytest.raises(gr.IllegalMove) as refused:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from builders import variant
 from hypothesis import given
 from hypothesis import strategies as st
 from invariants import LEGAL_IFF_APPLY, PROPERTIES, PURITY, Watch
@@ -89,15 +90,12 @@ ENGINE_REFUSAL_CODES = set(ENGINE_CODES)
 
 def test_candidate_moves_reach_every_refusal_the_engine_has() -> None:
     """The illegal moves tried are broad enough to provoke every engine refusal code."""
-    small_deck = gr.load_ruleset(
-        {
-            "extends": "standard",
-            "players": {"max": 4},
-            "deck": {
-                "numbers": dict.fromkeys(range(-5, 13)) | dict.fromkeys(range(5, 10), 6),
-                "mulligans": 8,
-            },
-        }
+    small_deck = variant(
+        players={"max": 4},
+        deck={
+            "numbers": dict.fromkeys(range(-5, 13)) | dict.fromkeys(range(5, 10), 6),
+            "mulligans": 8,
+        },
     )  # many mulligans, a short draw pile: reshuffles and empty piles are common
     rare = {gr.Phase.DEAL, gr.Phase.FLIP, gr.Phase.RESHUFFLE, gr.Phase.OVER}
     seen: set[str] = set()

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from builders import STANDARD, arranged_deal, random_move, start_game
+from builders import STANDARD, arranged_deal, random_move, start_game, variant
 from referee_checks import PLAYER_MOVES
 
 import gnoming_rules as gr
@@ -69,17 +69,14 @@ def _states(ruleset: gr.Ruleset, players: int, seed: int) -> Iterator[gr.State]:
         (STANDARD, 3, 1),
         (STANDARD, 5, 2),
         (
-            gr.load_ruleset(
-                {
-                    "extends": "standard",
-                    "rounds": 1,
-                    "players": {"min": 2, "max": 4},
-                    "layout": {"rows": 2, "cols": 3, "face_up_at_start": 1},
-                    "discard": {"taken_must_be_played": False},
-                    "hazard": {"flips": "next", "spare_last_card": False},
-                    "mulligan": {"max_face_up": 2},
-                    "empty_draw_pile": "end_round",
-                }
+            variant(
+                rounds=1,
+                players={"min": 2, "max": 4},
+                layout={"rows": 2, "cols": 3, "face_up_at_start": 1},
+                discard={"taken_must_be_played": False},
+                hazard={"flips": "next", "spare_last_card": False},
+                mulligan={"max_face_up": 2},
+                empty_draw_pile="end_round",
             ),
             2,
             3,

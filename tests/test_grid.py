@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from variant_play import after_setup, full_deck, random_game
+from builders import after_setup, deck_of, random_game, variant
 
 import gnoming_rules as gr
+from gnoming_rules.core.cards import sorted_faces
 
 SHAPES = [(rows, cols) for rows in range(2, 6) for cols in range(2, 6)]
 DECK = 110
@@ -27,12 +28,9 @@ def most_players(rows: int, cols: int) -> int:
 
 
 def grid_rules(rows: int, cols: int, **layout: int) -> gr.Ruleset:
-    return gr.load_ruleset(
-        {
-            "extends": "standard",
-            "layout": {"rows": rows, "cols": cols, **layout},
-            "players": {"max": most_players(rows, cols)},
-        }
+    return variant(
+        layout={"rows": rows, "cols": cols, **layout},
+        players={"max": most_players(rows, cols)},
     )
 
 
@@ -68,7 +66,7 @@ def test_the_deck_bounds_the_player_count(rows: int, cols: int) -> None:
 def test_dealing_follows_the_grid(rows: int, cols: int) -> None:
     rules = grid_rules(rows, cols)
     slots, players = rows * cols, rules.players.max
-    cards = full_deck(rules)
+    cards = sorted_faces(deck_of(rules).elements())
     random.Random(rows * 10 + cols).shuffle(cards)
     cards.remove(gr.HAZARD)
     cards.insert(players * slots, gr.HAZARD)  # a hazard where discard pile 0 would start

@@ -9,6 +9,7 @@ only the property under test switched on, so the failure is that property's own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 from invariants import PROPERTIES, PropertyViolation
 from machine import GameMachine
-from planted_bugs import PLANTED_BUGS, PlantedBug
+from planted_bugs import PLANTED_BUGS, SEAMS, PlantedBug
 from strategies import played_games
 
 PLANTED_RUN = settings(
@@ -83,6 +84,13 @@ PROPERTY_RUNS: dict[str, Callable[[], None]] = {
 
 def test_every_property_has_a_planted_bug() -> None:
     assert {bug.prop for bug in PLANTED_BUGS} == set(PROPERTY_RUNS)
+
+
+def test_the_plants_patch_public_seams_only() -> None:
+    """Every seam is a public name of its module: no leading underscore."""
+    for seam in SEAMS:
+        for name in re.findall(r"\b\w+\.(\w+)", seam):
+            assert not name.startswith("_"), seam
 
 
 @pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")

@@ -9,6 +9,7 @@ from itertools import combinations
 from typing import Any, Final
 
 import pytest
+from builders import variant
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import PlayedGame, layouts, played_games, rulesets
@@ -82,9 +83,7 @@ def test_a_face_down_card_scores_nothing_and_keeps_its_lines_from_being_sets() -
 def test_only_face_up_mulligans_are_wild_and_hazards_count_as_usual() -> None:
     shown: list[Face | None] = [7, 7, MULLIGAN, 4, 4, _, HAZARD, -2, _]
     assert gr.score_visible(STANDARD, shown) == -7 + 4 + 4 + 10 - 2
-    rules = gr.load_ruleset(
-        {"extends": "standard", "hazard": {"penalty": -3}, "mulligan": {"unmatched_value": 2}}
-    )
+    rules = variant(hazard={"penalty": -3}, mulligan={"unmatched_value": 2})
     assert gr.score_visible(rules, [MULLIGAN, 1, 3, HAZARD, _, _, _, _, _]) == 2 + 1 + 3 - 3
 
 

@@ -1,7 +1,7 @@
 """The wild-mulligan search of RULES 8.2 is exact and bounded.
 
 Scoring tries groups of candidate lines rather than every subset of mulligans
-(``scoring._best``). These tests compare it with the plain definition, every subset of
+(``scoring.best_choice``). These tests compare it with the plain definition, every subset of
 at most ``mulligan.max_face_up`` mulligans made wild, on seeded random layouts, and show
 that a layout full of mulligans scores at once however high the limit.
 """
@@ -12,10 +12,11 @@ import random
 from itertools import combinations
 
 import pytest
+from builders import variant
 
 import gnoming_rules as gr
 from gnoming_rules.core.cards import Face
-from gnoming_rules.core.scoring import _score_with
+from gnoming_rules.core.scoring import score_with
 
 
 def _by_definition(rules: gr.Ruleset, cards: list[Face]) -> int:
@@ -23,21 +24,18 @@ def _by_definition(rules: gr.Ruleset, cards: list[Face]) -> int:
     table = rules.compiled
     mulligans = [slot for slot, card in enumerate(cards) if card == gr.MULLIGAN]
     return min(
-        _score_with(table, cards, sum(1 << slot for slot in chosen))
+        score_with(table, cards, sum(1 << slot for slot in chosen))
         for size in range(min(len(mulligans), table.max_mulligans) + 1)
         for chosen in combinations(mulligans, size)
     )
 
 
 def _rules(rows: int, cols: int, limit: int, unmatched: int) -> gr.Ruleset:
-    return gr.load_ruleset(
-        {
-            "extends": "standard",
-            "layout": {"rows": rows, "cols": cols},
-            "players": {"min": 2, "max": 2},
-            "deck": {"mulligans": 25},
-            "mulligan": {"max_face_up": limit, "unmatched_value": unmatched},
-        }
+    return variant(
+        layout={"rows": rows, "cols": cols},
+        players={"min": 2, "max": 2},
+        deck={"mulligans": 25},
+        mulligan={"max_face_up": limit, "unmatched_value": unmatched},
     )
 
 

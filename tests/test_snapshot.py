@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import pytest
+from builders import variant
 from hypothesis import given
 from hypothesis.strategies import SearchStrategy
 from strategies import PlayedGame, played_games
@@ -144,7 +145,7 @@ def test_with_its_ruleset_a_state_must_fit_the_rules() -> None:
     big = gr.load_ruleset("big-grid")
     with pytest.raises(gr.StateError, match=r"cards\[0\]: has 9 cards; a 4x4 layout has 16"):
         state_from_dict(data, big)
-    duel = gr.load_ruleset({"extends": "standard", "players": {"min": 4, "max": 5}})
+    duel = variant(players={"min": 4, "max": 5})
     with pytest.raises(gr.StateError, match="cards: 3 seats, but the ruleset seats 4 to 5"):
         state_from_dict(data, duel)
     cards = [list(layout) for layout in mid_turn().cards]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from builders import deck_of
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -30,13 +31,6 @@ import gnoming_rules as gr
 from gnoming_rules.formats import Record, parse_record
 from gnoming_rules.formats.record import RecordFormat
 from gnoming_rules.referee import validate_record
-
-
-def deck_of(ruleset: gr.Ruleset) -> Counter[gr.Face]:
-    """The ruleset's cards, counted from its ``deck`` fields."""
-    deck: Counter[gr.Face] = Counter(ruleset.deck.numbers)
-    deck.update({gr.HAZARD: ruleset.deck.hazards, gr.MULLIGAN: ruleset.deck.mulligans})
-    return +deck
 
 
 @given(ruleset_overrides())

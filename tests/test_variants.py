@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from variant_play import after_setup, eager, passive, play_until, random_game
+from builders import after_setup, eager, passive, play_until, random_game, variant
 
 import gnoming_rules as gr
 from gnoming_rules.formats.record import dump_record, parse_record
@@ -93,9 +93,7 @@ def test_no_bounce_discards_a_matching_displaced_card() -> None:
 @pytest.mark.parametrize(("flips", "owed"), [("others", (1, 2)), ("next", (1,)), ("none", ())])
 def test_who_flips_after_a_hazard(flips: str, owed: tuple[int, ...]) -> None:
     rules = (
-        gr.load_ruleset("gentle-hazards")
-        if flips == "none"
-        else gr.load_ruleset({"extends": "standard", "hazard": {"flips": flips}})
+        gr.load_ruleset("gentle-hazards") if flips == "none" else variant(hazard={"flips": flips})
     )
     state = after_setup(rules, 3, table([1, 2, 3, 4, 5, 6, 7, 8, 9], (11, 12), H))
     state = gr.apply(rules, state, gr.Draw(0))
@@ -340,9 +338,7 @@ def test_flips_next_does_not_pass_on_when_the_next_player_is_spared() -> None:
     front = table([1, 2, 3, 4, 5, 6, 7, 8, 9], (11, 12), 10, 10, H)
     owed = {}
     for flips in ("next", "others"):
-        rules = gr.load_ruleset(
-            {"extends": "standard", "hazard": {"flips": flips}, "layout": {"face_up_at_start": 7}}
-        )
+        rules = variant(hazard={"flips": flips}, layout={"face_up_at_start": 7})
         state = after_setup(rules, 3, front)
         state = gr.apply(rules, state, gr.Draw(0))
         state = gr.apply(rules, state, gr.Place(0, 7))  # seat 0 keeps one face-down card
@@ -360,7 +356,6 @@ def test_flips_next_does_not_pass_on_when_the_next_player_is_spared() -> None:
 
 
 SMALL_DECK = {
-    "extends": "standard",
     "deck": {
         "numbers": {face: None for face in [*range(4, 13), *range(-5, 0)]} | {1: 5, 2: 5, 3: 5},
         "hazards": 0,
@@ -373,7 +368,7 @@ SMALL_DECK = {
 
 
 def test_a_draw_pile_not_refilled_stays_empty_for_the_rest_of_the_round() -> None:
-    rules = gr.load_ruleset(SMALL_DECK)
+    rules = variant(**SMALL_DECK)
     assert rules.deck.size == 15
     state = after_setup(rules, 3, [])
     assert len(state.draw_pile) == 1
@@ -394,8 +389,8 @@ def test_a_draw_pile_not_refilled_stays_empty_for_the_rest_of_the_round() -> Non
 
 @pytest.mark.parametrize("empty_draw_pile", ["end_round", "reshuffle"])
 def test_the_player_who_draws_the_last_card_can_still_go_out(empty_draw_pile: str) -> None:
-    rules = gr.load_ruleset(
-        {
+    rules = variant(
+        **{
             **SMALL_DECK,
             "layout": {"rows": 2, "cols": 2, "face_up_at_start": 3},
             "empty_draw_pile": empty_draw_pile,
@@ -419,19 +414,13 @@ def test_the_player_who_draws_the_last_card_can_still_go_out(empty_draw_pile: st
 
 def test_a_layout_turned_up_by_a_flip_goes_out_at_the_end_of_its_owners_turn() -> None:
     front = table([1, 2, 3, 4, 5, 6, 7, 8, 9], (11, 12), H)
-    spared = gr.load_ruleset({"extends": "standard", "layout": {"face_up_at_start": 8}})
+    spared = variant(layout={"face_up_at_start": 8})
     state = after_setup(spared, 3, front)
     state = gr.apply(spared, state, gr.Draw(0))
     state = gr.apply(spared, state, gr.Discard(0))
     assert state.flips_owed == ()  # standard 6.2: a last card is never flipped
 
-    rules = gr.load_ruleset(
-        {
-            "extends": "standard",
-            "layout": {"face_up_at_start": 8},
-            "hazard": {"spare_last_card": False},
-        }
-    )
+    rules = variant(layout={"face_up_at_start": 8}, hazard={"spare_last_card": False})
     state = after_setup(rules, 3, front)
     state = gr.apply(rules, state, gr.Draw(0))
     state = gr.apply(rules, state, gr.Discard(0))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builders import STANDARD, H, M
+from builders import STANDARD, H, M, variant
 
 import gnoming_rules as gr
 from gnoming_rules.core import ScoreBreakdown
@@ -57,5 +57,5 @@ def test_example_4_only_one_of_two_mulligans_is_wild_total_12() -> None:
     assert not breakdown.cards[5].in_set and breakdown.cards[5].note == "mulligan in no set"
     assert breakdown.total == gr.score_layout(STANDARD, layout) == 12
     # Under a limit of two, both would be wild.
-    two = gr.load_ruleset({"extends": "standard", "mulligan": {"max_face_up": 2}})
+    two = variant(mulligan={"max_face_up": 2})
     assert gr.score_breakdown(two, layout).wild == (2, 5)

@@ -197,7 +197,8 @@ def action_space(ruleset: Ruleset) -> ActionSpace:
     found = _SPACES.get(key)
     if found is not None:
         return found
-    slots, piles = ruleset.layout.rows * ruleset.layout.cols, pile_count(ruleset)
+    rules = ruleset.compiled
+    slots, piles = rules.slots, rules.piles
     names = _names(slots, piles)
     space = ActionSpace(
         ruleset=ruleset,
@@ -205,7 +206,7 @@ def action_space(ruleset: Ruleset) -> ActionSpace:
         piles=piles,
         size=len(names),
         names=names,
-        _moves=tuple(_seat_moves(seat, slots, piles) for seat in range(ruleset.players.max)),
+        _moves=tuple(_seat_moves(seat, slots, piles) for seat in range(rules.max_players)),
     )
     if len(_SPACES) >= 1_000:
         _SPACES.clear()

@@ -31,8 +31,7 @@ from ..core.cards import Face
 from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
-from ..play.observation import Observation, _held_hidden
-from .actions import pile_count
+from ..play.observation import Observation, held_is_hidden
 
 __all__ = ["Encoder", "total_bound"]
 
@@ -58,8 +57,9 @@ class Encoder:
         self.faces: tuple[Face, ...] = tuple(dict.fromkeys(ruleset.compiled.deck))
         """The deck's distinct faces, in the library's face order: the one-hot positions."""
         n, f = players, len(self.faces)
-        slots, piles, rounds = ruleset.slots, pile_count(ruleset), ruleset.rounds
-        deck = float(len(ruleset.compiled.deck))
+        rules = ruleset.compiled
+        slots, piles, rounds = rules.slots, rules.piles, rules.rounds
+        deck = float(len(rules.deck))
         lengths = [
             ("layouts", n * slots * (f + 1), 1.0),
             ("pile_cards", piles * f, deck),
@@ -189,7 +189,7 @@ class Encoder:
                     counts.clear()
                 counts[id(pile)] = found
             parts.append(found[1])
-        hidden = _held_hidden(state, seat)
+        hidden = held_is_hidden(state, seat)
         parts.append(
             self._tail(
                 seat,

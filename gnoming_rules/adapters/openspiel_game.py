@@ -180,8 +180,8 @@ class GnomingGame(pyspiel.Game):  # type: ignore[misc]
 
     def max_chance_nodes_in_history(self) -> int:
         """Every round's deal, and at most a deck's worth of reshuffle per player move."""
-        deck = len(self.tables.ruleset.compiled.deck)
-        return (self.tables.ruleset.rounds + self.tables.move_limit) * deck
+        rules = self.tables.ruleset.compiled
+        return (rules.rounds + self.tables.move_limit) * len(rules.deck)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None

@@ -158,7 +158,7 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
             1 << rules.piles if must_play else _discard_variant(rules, held, state.discard_piles)
         )
         if held == MULLIGAN:
-            limited = _mulligan_slots(rules, state, seat)
+            limited = mulligan_slots(rules, state, seat)
             if limited is not None:
                 places = tuple(rules.place_moves[seat][slot] for slot in limited)
                 return places if must_play else places + rules.discard_options[seat][variant]
@@ -167,7 +167,7 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         seat = state.turn
         variant = _discard_variant(rules, state.held, state.discard_piles)
         discards = rules.discard_options[seat][variant]
-        if _bounce_block(rules, state) is not None:
+        if bounce_block(rules, state) is not None:
             return discards
         bounce_key = (_BOUNCE, seat, state.filled, variant)
         found = rules.memo.get(bounce_key)
@@ -320,10 +320,11 @@ def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
     raise UsageError("state-mismatch", f"the state does not belong to this ruleset: {problem}")
 
 
-def _mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] | None:
+def mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] | None:
     """Where a held mulligan may go when the limit is reached (rule 7.2), else ``None``.
 
     At the limit, a mulligan may only replace one of the layout's face-up mulligans.
+    One of the engine's rule steps (not in ``__all__``).
     """
     layout, up = state.cards[seat], state.face_up[seat]
     up_mulligans = [s for s, card in enumerate(layout) if card == MULLIGAN and up >> s & 1]
@@ -352,8 +353,11 @@ def _discard_variant(
     return every & ~_filled_piles(piles) or every
 
 
-def _bounce_block(rules: CompiledRules, state: State) -> str | None:
-    """The rule that stops the held card bouncing now (rule 5.1-5.4), or ``None`` if it may."""
+def bounce_block(rules: CompiledRules, state: State) -> str | None:
+    """The rule that stops the held card bouncing now (rule 5.1-5.4), or ``None`` if it may.
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
     if not rules.bounce:
         return "5.3"
     if not state.chain:
@@ -370,7 +374,7 @@ def _bounce_block(rules: CompiledRules, state: State) -> str | None:
 
 
 def _bounce_refusal(state: State, rule: str) -> IllegalMove:
-    """The ``cannot-bounce`` refusal for the rule :func:`_bounce_block` named."""
+    """The ``cannot-bounce`` refusal for the rule :func:`bounce_block` named."""
     held = face_text(state.held)
     reasons = {
         "5.3": "bouncing is off in this ruleset",
@@ -428,7 +432,11 @@ def _check_actor(state: State, move: PlayerMove, *phases: Phase) -> None:
         )
 
 
-def _check_slot(rules: CompiledRules, slot: object, rule: str) -> int:
+def check_slot(rules: CompiledRules, slot: object, rule: str) -> int:
+    """``slot`` if it is a slot of the layout, else a ``bad-slot`` refusal citing ``rule``.
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
     if type(slot) is not int or not 0 <= slot < rules.slots:
         raise IllegalMove(
             "bad-slot",
@@ -453,9 +461,13 @@ def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, 
     return (*items[:index], value, *items[index + 1 :])
 
 
-def _replace_card(
+def replace_card(
     layouts: tuple[tuple[Face, ...], ...], seat: int, slot: int, card: Face
 ) -> tuple[tuple[Face, ...], ...]:
+    """New layouts with ``card`` in ``seat``'s ``slot``; the given ones are left as they are.
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
     layout = layouts[seat]
     return (*layouts[:seat], (*layout[:slot], card, *layout[slot + 1 :]), *layouts[seat + 1 :])
 
@@ -477,7 +489,7 @@ assert State._fields == (
 def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
     _check_actor(state, move, _REVEAL)
     seat = move.player
-    slot = _check_slot(rules, move.slot, "3.5")
+    slot = check_slot(rules, move.slot, "3.5")
     _check_face_down(state, seat, slot, "3.5")
     face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
     revealed = state._replace(face_up=face_up)
@@ -530,7 +542,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
     seat = move.player
     slot = move.slot
     if type(slot) is not int or not 0 <= slot < rules.slots:
-        _check_slot(rules, slot, "4.2")
+        check_slot(rules, slot, "4.2")
     first, rnd, _, turn, cards, face_up, deck, piles, removed, held, _, _, _, owed, out, scores = (
         state
     )
@@ -546,7 +558,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
                 f"a mulligan in slot {slot} would make {count + 1} face-up mulligans in "
                 f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
             )
-    cards = _replace_card(cards, seat, slot, held)
+    cards = replace_card(cards, seat, slot, held)
     face_up = _replace_item(face_up, seat, up | bit)
     chain = not (up & bit)
     return _new(
@@ -559,11 +571,11 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
 def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     if not (state.phase is _BOUNCE and move.player == state.turn and type(move.player) is int):
         _check_actor(state, move, _BOUNCE)
-    blocked_by = _bounce_block(rules, state)
+    blocked_by = bounce_block(rules, state)
     if blocked_by is not None:
         raise _bounce_refusal(state, blocked_by)
     seat = move.player
-    slot = _check_slot(rules, move.slot, "5.3")
+    slot = check_slot(rules, move.slot, "5.3")
     first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, _, filled, _, owed, out, \
         scores = state  # fmt: skip
     bit = 1 << slot
@@ -575,7 +587,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
         )
     assert held is not None
     displaced = cards[seat][slot]
-    cards = _replace_card(cards, seat, slot, held)
+    cards = replace_card(cards, seat, slot, held)
     face_up = _replace_item(face_up, seat, face_up[seat] | bit)
     return _new(
         State,
@@ -607,12 +619,12 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
                 "bad-pile", "6.1", "a hazard leaves the game: its discard names no pile"
             )
         removed = (*state.removed, HAZARD)
-        owed = _flips_owed(rules, state, state.turn)
+        owed = owed_flips(rules, state, state.turn)
         if owed:
             return state._replace(
                 phase=_FLIP, removed=removed, held=None, filled=0, chain=False, flips_owed=owed
             )
-        return _finish_turn(rules, state, state.face_up, piles, removed)
+        return finish_turn(rules, state, state.face_up, piles, removed)
     if pile is None:
         raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
     if type(pile) is not int or not 0 <= pile < rules.piles:
@@ -629,7 +641,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         raise IllegalMove("must-use-empty-pile", "4.4", which)
     assert held is not None
     piles = (*piles[:pile], (*piles[pile], held), *piles[pile + 1 :])
-    return _finish_turn(rules, state, state.face_up, piles, state.removed)
+    return finish_turn(rules, state, state.face_up, piles, state.removed)
 
 
 def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
@@ -642,12 +654,12 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
             "not-your-turn", "6.1", f"seat {owed[0]} flips before seat {quoted(move.player)}"
         )
     seat = move.player
-    slot = _check_slot(rules, move.slot, "6.1")
+    slot = check_slot(rules, move.slot, "6.1")
     _check_face_down(state, seat, slot, "6.1")
     face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
     if len(owed) > 1:
         return state._replace(face_up=face_up, flips_owed=owed[1:])
-    return _finish_turn(rules, state, face_up, state.discard_piles, state.removed)
+    return finish_turn(rules, state, face_up, state.discard_piles, state.removed)
 
 
 def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
@@ -779,8 +791,11 @@ def _count_text(counts: Counter[Face], most: int = 12) -> str:
 # --- turn and round structure --------------------------------------------------------------
 
 
-def _flips_owed(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...]:
-    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (rule 6.1-6.2)."""
+def owed_flips(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...]:
+    """Seats that flip after ``seat`` discards a hazard, fixed at the discard (rule 6.1-6.2).
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
     players = state.players
     if rules.hazard_flips == "none":
         return ()
@@ -793,7 +808,7 @@ def _flips_owed(rules: CompiledRules, state: State, seat: int) -> tuple[int, ...
     )
 
 
-def _finish_turn(
+def finish_turn(
     rules: CompiledRules,
     state: State,
     face_up: tuple[int, ...],
@@ -805,6 +820,7 @@ def _finish_turn(
     ``face_up``, ``piles`` and ``removed`` are those fields after the discard and flips.
     The player goes out if every card is up and nobody has yet; the round ends once the
     final lap comes back round to them, or when the next turn would have nothing to draw.
+    One of the engine's rule steps (not in ``__all__``).
     """
     first, rnd, _, seat, cards, _, deck, _, _, _, _, _, _, _, went_out, scores = state
     if went_out is None and face_up[seat] == rules.full_mask:
@@ -814,7 +830,7 @@ def _finish_turn(
         not deck and _nothing_to_draw(rules, deck, piles)
     ):
         ended = state._replace(face_up=face_up, discard_piles=piles, removed=removed)
-        return _end_round(rules, ended, went_out)
+        return end_round(rules, ended, went_out)
     return _new(
         State,
         (first, rnd, _DRAW, following, cards, face_up, deck, piles, removed, None, False, 0,
@@ -833,12 +849,15 @@ def _nothing_to_draw(
 def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
     """Start the round's first turn, at ``seat``, unless there is nothing to draw."""
     if _nothing_to_draw(rules, state.draw_pile, state.discard_piles):
-        return _end_round(rules, state, None)
+        return end_round(rules, state, None)
     return state._replace(phase=_DRAW, turn=seat)
 
 
-def _end_round(rules: CompiledRules, state: State, went_out: int | None) -> State:
-    """Turn every card up, score the round (8.2-8.6) and wait for the next deal or stop."""
+def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State:
+    """Turn every card up, score the round (8.2-8.6) and wait for the next deal or stop.
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
     final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
     return state._replace(

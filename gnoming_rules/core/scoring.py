@@ -89,7 +89,7 @@ def score_layout(ruleset: Ruleset, cards: Sequence[Face]) -> int:
     """
     rules = ruleset.compiled
     _check_layout(rules, cards)
-    return _best(rules, cards)[0]
+    return best_choice(rules, cards)[0]
 
 
 def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
@@ -114,7 +114,7 @@ def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
     """
     rules = ruleset.compiled
     _check_layout(rules, cards)
-    total, wild = _best(rules, cards)
+    total, wild = best_choice(rules, cards)
     sets, covered = _sets(rules, cards, wild)
     scores = []
     for slot, card in enumerate(cards):
@@ -145,7 +145,7 @@ def score_visible(ruleset: Ruleset, cards: Sequence[Face | None]) -> int:
     _check_cards(shown, cards)
     hidden = len(cards) - sum(1 for card in cards if card is not None)
     # A hazard joins no set and no wild choice: scored in each face-down slot, then taken off.
-    return _best(rules, shown)[0] - hidden * rules.hazard_penalty
+    return best_choice(rules, shown)[0] - hidden * rules.hazard_penalty
 
 
 def layout_score(rules: CompiledRules, cards: Sequence[Face]) -> int:
@@ -154,7 +154,7 @@ def layout_score(rules: CompiledRules, cards: Sequence[Face]) -> int:
     The engine's layouts come from a checked deal, so only their size is checked here.
     """
     _check_size(rules, cards)
-    return _best(rules, cards)[0]
+    return best_choice(rules, cards)[0]
 
 
 def _check_layout(rules: CompiledRules, cards: Sequence[Face]) -> None:
@@ -193,7 +193,7 @@ def _check_cards(cards: Sequence[object], given: Sequence[object]) -> None:
         )
 
 
-def _best(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
+def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
     """(lowest score, wild mask) over every allowed choice of wild mulligans (rule 8.2).
 
     Only the lines that end up as sets decide a score, and a wild mulligan in no set
@@ -201,8 +201,9 @@ def _best(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
     (a mulligan in them, every other card positive of one value), making exactly their
     mulligans wild. That is at most 2 ** (rows + cols) tries however many mulligans lie in
     the layout, and it finds the same lowest score as trying every subset of mulligans.
+    One of the module's scoring steps (not in ``__all__``).
     """
-    best = (_score_with(rules, cards, 0), 0)
+    best = (score_with(rules, cards, 0), 0)
     if rules.max_mulligans == 0 or MULLIGAN not in cards:
         return best
     candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
@@ -215,7 +216,7 @@ def _best(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
         if wild in tried or wild.bit_count() > rules.max_mulligans:
             continue
         tried.add(wild)
-        score = _score_with(rules, cards, wild)
+        score = score_with(rules, cards, wild)
         if score < best[0]:
             best = (score, wild)
     return best
@@ -236,8 +237,11 @@ def _wild_need(line: Line, cards: Sequence[Face]) -> int:
     return need if value else 0
 
 
-def _set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
-    """The line's set value ``v``, or 0 when it is not a set under this wild choice."""
+def set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
+    """The line's set value ``v``, or 0 when it is not a set under this wild choice.
+
+    One of the module's scoring steps (not in ``__all__``).
+    """
     value = 0
     for slot in line.slots:
         if wild >> slot & 1:
@@ -249,11 +253,15 @@ def _set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
     return value
 
 
-def _score_with(rules: CompiledRules, cards: Sequence[Face], wild: int) -> int:
+def score_with(rules: CompiledRules, cards: Sequence[Face], wild: int) -> int:
+    """The layout's score with the mulligans of the ``wild`` slot mask wild (rule 8.2-8.4).
+
+    One of the module's scoring steps (not in ``__all__``).
+    """
     total = 0
     covered = 0
     for line in rules.lines:
-        value = _set_value(line, cards, wild)
+        value = set_value(line, cards, wild)
         if value:
             total -= value
             covered |= line.mask
@@ -269,7 +277,7 @@ def _sets(
     sets = []
     covered = 0
     for line in rules.lines:
-        value = _set_value(line, cards, wild)
+        value = set_value(line, cards, wild)
         if value:
             sets.append(SetLine(line.name, line.slots, value))
             covered |= line.mask

@@ -128,7 +128,7 @@ class EventLog:
         if out is not None:
             change = current.scores[out] - score_layout(ruleset, after.cards[out])
             current.going_out = BONUS if change < 0 else PENALTY if change > 0 else ""
-        limit = ruleset.mulligan.max_face_up
+        limit = ruleset.compiled.max_mulligans
         current.mulligans_over = sum(
             1 for layout in after.cards if sum(1 for card in layout if card == MULLIGAN) > limit
         )

@@ -161,8 +161,8 @@ def play_pairs(
     """``games`` pairs of games under rulesets ``a`` and ``b`` (names or paths); game ``i``
     has ``players[i % len(players)]`` seats and seed ``seed + i``."""
     for source in (a, b):
-        rules = _rules(source)
-        bounds = range(rules.players.min, rules.players.max + 1)
+        rules = _rules(source).compiled
+        bounds = range(rules.min_players, rules.max_players + 1)
         refused = [count for count in players if count not in bounds]
         if refused:
             raise UsageError(

@@ -697,8 +697,11 @@ def write_record(
     file.write_text(text, encoding="utf-8")
 
 
-def _entry(move: Mapping[str, Any]) -> dict[str, Any]:
-    """A move entry without the optional fields that are unset (``None``)."""
+def move_entry(move: Mapping[str, Any]) -> dict[str, Any]:
+    """A move entry without the optional fields that are unset (``None``), as written.
+
+    One of the writer's steps (not in ``__all__``).
+    """
     return {key: value for key, value in move.items() if value is not None}
 
 
@@ -744,7 +747,7 @@ def _dump_json(record: AnyRecord) -> str:
         lines.append("    {")
         key, value = _start(round_)
         lines.append(f'      "{key}": {_compact(value)},')
-        moves = [f"        {_compact(_entry(move))}" for move in round_.moves]
+        moves = [f"        {_compact(move_entry(move))}" for move in round_.moves]
         ending = _ending(round_)
         closing = "      ]" + ("," if ending else "")
         if moves:
@@ -811,7 +814,7 @@ def _dump_yaml(record: AnyRecord) -> str:
         key, value = _start(round_)
         lines.append(f"  - {key}: {_yaml_flow(value)}")
         lines.append("    moves:" + ("" if round_.moves else " []"))
-        lines += [f"      - {_yaml_flow(_entry(move))}" for move in round_.moves]
+        lines += [f"      - {_yaml_flow(move_entry(move))}" for move in round_.moves]
         lines += [f"    {key}: {_yaml_flow(value)}" for key, value in _ending(round_)]
     if record.result is not None:
         lines.append("result:")

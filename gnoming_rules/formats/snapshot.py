@@ -37,7 +37,9 @@ MAX_SLOTS: Final = 25
 """The largest layout a ruleset allows (5x5)."""
 
 _FIELDS: Final = ("format", *State._fields)
-_PHASES: Final = {phase.name.lower(): phase for phase in Phase}
+PHASES: Final = {phase.name.lower(): phase for phase in Phase}
+"""A saved state's phase names and the :class:`Phase` each reads as: one of the reader's
+steps (not in ``__all__``)."""
 _HOLDING: Final = frozenset({Phase.PLACE, Phase.BOUNCE, Phase.RESHUFFLE})
 """The phases in which a card is held: drawn (and a reshuffle due), or displaced."""
 
@@ -114,7 +116,7 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     cards: tuple[tuple[Face, ...], ...] = _layouts(read, fields["cards"], "cards", read.face)
     players, size = len(cards), len(cards[0])
     face_up = tuple(
-        _mask(read, slots, f"face_up[{seat}]", size)
+        read_mask(read, slots, f"face_up[{seat}]", size)
         for seat, slots in enumerate(read.items(fields["face_up"], "face_up", players))
     )
     state = State(
@@ -162,7 +164,7 @@ def _course(
     return {
         "first_player": read.integer(fields["first_player"], "first_player", 0, seat_high),
         "round": read.integer(fields["round"], "round", 0, MAX_ROUNDS),
-        "phase": _PHASES[read.choice(fields["phase"], "phase", tuple(_PHASES))],
+        "phase": PHASES[read.choice(fields["phase"], "phase", tuple(PHASES))],
         "turn": read.integer(fields["turn"], "turn", -1, seat_high),
         "discard_piles": tuple(
             read.faces(pile, f"discard_piles[{index}]")
@@ -171,7 +173,7 @@ def _course(
         "removed": read.faces(fields["removed"], "removed"),
         "held": read.optional_face(fields["held"], "held"),
         "taken_from_discard": read.boolean(fields["taken_from_discard"], "taken_from_discard"),
-        "filled": _mask(read, fields["filled"], "filled", size),
+        "filled": read_mask(read, fields["filled"], "filled", size),
         "chain": read.boolean(fields["chain"], "chain"),
         "flips_owed": tuple(
             read.integer(seat, f"flips_owed[{index}]", 0, seat_high)
@@ -306,8 +308,11 @@ def _slots(mask: int, size: int) -> list[int]:
     return [slot for slot in range(size) if mask >> slot & 1]
 
 
-def _mask(read: FieldReader, value: object, path: str, size: int) -> int:
-    """A list of distinct slots of a ``size``-card layout, as a bit mask."""
+def read_mask(read: FieldReader, value: object, path: str, size: int) -> int:
+    """A list of distinct slots of a ``size``-card layout, as a bit mask.
+
+    One of the reader's steps (not in ``__all__``).
+    """
     mask = 0
     for index, slot in enumerate(read.items(value, path)):
         if not size:

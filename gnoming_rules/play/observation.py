@@ -133,7 +133,7 @@ def observe(state: State, seat: int | None = None) -> Observation:
         raise UsageError(
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
-    hidden = _held_hidden(state, seat)
+    hidden = held_is_hidden(state, seat)
     return Observation(
         **{name: getattr(state, name) for name in _PUBLIC},
         seat=seat,
@@ -163,10 +163,10 @@ _PUBLIC = (
 are (an :class:`Observation` has them under the same names)."""
 
 
-def _held_hidden(state: State, seat: int | None) -> bool:
+def held_is_hidden(state: State, seat: int | None) -> bool:
     """Whether a card is held that ``seat`` (``None``: a spectator) cannot see: drawn from
     the draw pile by another seat and not yet played (it stays hidden while a reshuffle is
-    due)."""
+    due). One of the module's rule steps (not in ``__all__``)."""
     return (
         state.held is not None
         and seat != state.turn

@@ -24,7 +24,7 @@ from ..core.errors import StateError
 from ..core.fields import FieldReader
 from ..core.ruleset import Ruleset
 from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _course, _layouts, _slots
-from .observation import Observation, _held_hidden, stand_in
+from .observation import Observation, held_is_hidden, stand_in
 
 OBSERVATION_FORMAT: Final = "gnoming-observation/1"
 """The value of an observation's ``format`` field."""
@@ -90,7 +90,9 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     _check_consistent(read, state, "layouts")
     if observation.actor != state.actor:
         read.fail("actor", f"must be {state.actor} in the {fields['phase']} phase")
-    if state.held is not None and observation.held_hidden != _held_hidden(state, observation.seat):
+    if state.held is not None and observation.held_hidden != held_is_hidden(
+        state, observation.seat
+    ):
         seen = "a spectator" if observation.seat is None else f"seat {observation.seat}"
         truth = "false" if observation.held_hidden else "true"
         verb = "can" if observation.held_hidden else "cannot"
