@@ -55,6 +55,21 @@ def test_a_state_of_another_ruleset_is_refused_by_apply_and_legal_moves(
         assert not isinstance(caught.value, gr.IllegalMove)
 
 
+def test_the_last_state_a_ruleset_made_is_still_refused_by_another_ruleset() -> None:
+    """The engine skips the shape check for the state it last made or checked, per
+    ruleset: a state fresh from one ruleset's ``apply`` is still checked by another's."""
+    made = _dealt(STANDARD, 3)
+    after = gr.apply(STANDARD, made, gr.legal_moves(STANDARD, made)[0])
+    for call in (
+        lambda: gr.legal_moves(BIG, after),
+        lambda: gr.apply(BIG, after, gr.Reveal(after.turn, 1)),
+    ):
+        with pytest.raises(gr.GnomingError) as caught:
+            call()
+        assert caught.value.code == "state-mismatch"
+    assert gr.legal_moves(STANDARD, after)  # and its own ruleset goes on with it
+
+
 def test_a_state_before_its_first_deal_fits_any_ruleset_that_seats_its_players() -> None:
     state = gr.new_game(STANDARD, 4)
     assert gr.legal_moves(BIG, state) == ()

@@ -14,12 +14,21 @@ import each other.)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .cards import Face
 from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 
-__all__ = ["CompiledRules", "Line", "grid_lines", "move_tables"]
+__all__ = [
+    "FILLED_PILES",
+    "SET_PILE",
+    "CompiledRules",
+    "Line",
+    "discard_variants",
+    "grid_lines",
+    "move_tables",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +88,21 @@ class CompiledRules:
     ``k``: pile ``k``): the legal discards, piles ascending; index 0: a hazard's (no pile)."""
     place_options: tuple[tuple[tuple[PlayerMove, ...], ...], ...]
     """Per seat: every place followed by ``discard_options[mask]``; the last: places only."""
+    filled_piles: Callable[[tuple[tuple[Face, ...], ...]], int]
+    """The bit mask of the discard piles that hold cards (bit ``k``: pile ``k``), written out
+    for this ruleset's number of piles (the engine asks it at every draw and discard)."""
+    discard_variants: tuple[int, ...]
+    """Indexed by :attr:`filled_piles`' mask: the piles a non-hazard discard may go on, as
+    a mask (rule 4.4: any empty one if a pile is empty, else any)."""
+    set_pile: Callable[
+        [tuple[tuple[Face, ...], ...], int, tuple[Face, ...]], tuple[tuple[Face, ...], ...]
+    ]
+    """``set_pile(piles, k, pile)``: the discard piles with pile ``k`` replaced, written out
+    for this ruleset's number of piles (a draw or a discard makes one per turn)."""
+    known: list[object] = field(default_factory=lambda: [None], compare=False, repr=False)
+    """The last state known to be one of this ruleset's (checked, or made by ``apply``
+    from one that was): the engine skips the shape check for it, which a playout would
+    otherwise pay twice a step (``legal_moves``, then ``apply``, on the same state)."""
     memo: dict[tuple[int, ...], tuple[PlayerMove, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -109,6 +133,67 @@ class CompiledRules:
         if self.rotate_first_player:
             return (first_player + round_index) % players
         return first_player
+
+
+def _filled_1(piles: tuple[tuple[Face, ...], ...]) -> int:
+    return 1 if piles[0] else 0
+
+
+def _filled_2(piles: tuple[tuple[Face, ...], ...]) -> int:
+    return (1 if piles[0] else 0) | (2 if piles[1] else 0)
+
+
+def _filled_3(piles: tuple[tuple[Face, ...], ...]) -> int:
+    return (1 if piles[0] else 0) | (2 if piles[1] else 0) | (4 if piles[2] else 0)
+
+
+def _filled_4(piles: tuple[tuple[Face, ...], ...]) -> int:
+    return (
+        (1 if piles[0] else 0)
+        | (2 if piles[1] else 0)
+        | (4 if piles[2] else 0)
+        | (8 if piles[3] else 0)
+    )
+
+
+Piles = tuple[tuple[Face, ...], ...]
+
+
+def _set_1(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
+    return (pile,)
+
+
+def _set_2(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
+    return (pile, piles[1]) if index == 0 else (piles[0], pile)
+
+
+def _set_any(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
+    return (*piles[:index], pile, *piles[index + 1 :])
+
+
+SET_PILE: dict[int, Callable[[Piles, int, tuple[Face, ...]], Piles]] = {
+    1: _set_1,
+    2: _set_2,
+    3: _set_any,
+    4: _set_any,
+}
+"""By number of discard piles: the function that replaces one pile (two piles, the
+common case, without slicing)."""
+
+
+FILLED_PILES: dict[int, Callable[[tuple[tuple[Face, ...], ...]], int]] = {
+    1: _filled_1,
+    2: _filled_2,
+    3: _filled_3,
+    4: _filled_4,
+}
+"""By number of discard piles: the function that masks the piles holding cards."""
+
+
+def discard_variants(piles: int) -> tuple[int, ...]:
+    """For each mask of the piles that hold cards, the piles a discard may go on (4.4)."""
+    every = (1 << piles) - 1
+    return tuple(every & ~filled or every for filled in range(1 << piles))
 
 
 def grid_lines(rows: int, cols: int) -> tuple[Line, ...]:

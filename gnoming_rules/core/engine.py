@@ -115,8 +115,21 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
     handler = HANDLERS.get(type(move))
     if handler is None:
         raise TypeError(f"not a move: {move!r}")
-    rules = _rules_of(ruleset, state)
-    return handler(rules, state, move)
+    rules = ruleset.compiled
+    known = rules.known
+    if (
+        state is not known[0]
+        and (
+            len(state.face_up),
+            len(state.cards[0]),
+            len(state.discard_piles),
+        )
+        not in rules.state_shapes
+    ):
+        _refuse_foreign_state(rules, state)
+    after = handler(rules, state, move)
+    known[0] = after  # made by this ruleset from one of its states
+    return after
 
 
 def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]:
@@ -143,10 +156,17 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
     """
     if not isinstance(state, State):  # a seat's observation: decide on its stand-in
         state = state.decision_state()
-    rules = _rules_of(ruleset, state)
+    rules = ruleset.compiled
+    known = rules.known
+    if state is not known[0]:
+        if (len(state.face_up), len(state.cards[0]), len(state.discard_piles)) not in (
+            rules.state_shapes
+        ):
+            _refuse_foreign_state(rules, state)
+        known[0] = state
     phase = state.phase
     if phase is _DRAW:
-        sources = _filled_piles(state.discard_piles)
+        sources = rules.filled_piles(state.discard_piles)
         if state.draw_pile:
             sources |= 1 << rules.piles
         return rules.draw_options[state.turn][sources]
@@ -294,16 +314,6 @@ def _remember(
     return moves
 
 
-def _rules_of(ruleset: Ruleset, state: State) -> CompiledRules:
-    """``ruleset``'s compiled view, once ``state`` is known to be one of its states."""
-    rules = ruleset.compiled
-    if (len(state.face_up), len(state.cards[0]), len(state.discard_piles)) not in (
-        rules.state_shapes
-    ):
-        _refuse_foreign_state(rules, state)
-    return rules
-
-
 def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
     """Refuse a state that another ruleset made (other seat bounds, layout size or number of
     discard piles): its slots, seats and piles would index this ruleset's tables wrongly.
@@ -331,17 +341,6 @@ def mulligan_slots(rules: CompiledRules, state: State, seat: int) -> list[int] |
     return up_mulligans if len(up_mulligans) >= rules.max_mulligans else None
 
 
-def _filled_piles(piles: tuple[tuple[Face, ...], ...]) -> int:
-    """The bit mask of the discard piles that hold cards (bit ``k``: pile ``k``)."""
-    mask = 0
-    bit = 1
-    for pile in piles:
-        if pile:
-            mask |= bit
-        bit <<= 1
-    return mask
-
-
 def _discard_variant(
     rules: CompiledRules, held: Face | None, piles: tuple[tuple[Face, ...], ...]
 ) -> int:
@@ -349,8 +348,7 @@ def _discard_variant(
     empty, else any); 0 for a hazard, which goes on none."""
     if held == HAZARD:
         return 0
-    every = (1 << rules.piles) - 1
-    return every & ~_filled_piles(piles) or every
+    return rules.discard_variants[rules.filled_piles(piles)]
 
 
 def bounce_block(rules: CompiledRules, state: State) -> str | None:
@@ -528,7 +526,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
     source = piles[pile]
     if not source:
         raise IllegalMove("empty-pile", "4.1", f"discard pile {pile} is empty")
-    piles = (*piles[:pile], source[:-1], *piles[pile + 1 :])
+    piles = rules.set_pile(piles, pile, source[:-1])
     return _new(
         State,
         (first, rnd, _PLACE, turn, cards, face_up, deck, piles, removed, source[-1], True,
@@ -640,7 +638,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         )
         raise IllegalMove("must-use-empty-pile", "4.4", which)
     assert held is not None
-    piles = (*piles[:pile], (*piles[pile], held), *piles[pile + 1 :])
+    piles = rules.set_pile(piles, pile, (*piles[pile], held))
     return finish_turn(rules, state, state.face_up, piles, state.removed)
 
 

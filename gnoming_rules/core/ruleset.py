@@ -37,7 +37,14 @@ from ..formats.reading import NotRegularFileError, read_regular_file
 from ..formats.safe_yaml import load_yaml
 from .bundled import bundled_path
 from .cards import HAZARD, MULLIGAN, Face, sorted_faces
-from .compiled import CompiledRules, grid_lines, move_tables
+from .compiled import (
+    FILLED_PILES,
+    SET_PILE,
+    CompiledRules,
+    discard_variants,
+    grid_lines,
+    move_tables,
+)
 from .errors import (
     INT64_MAX,
     MAX_NAME,
@@ -395,6 +402,9 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         draw_options=tables[3],
         discard_options=tables[4],
         place_options=tables[5],
+        filled_piles=FILLED_PILES[piles],
+        set_pile=SET_PILE[piles],
+        discard_variants=discard_variants(piles),
     )
 
 
