@@ -13,8 +13,6 @@ from ..core.errors import GnomingError, RecordError
 from ..core.ruleset import load_ruleset, looks_like_path
 from ..formats.record import PublicRecord, dump_record, format_of, read_record, write_record
 from ..play.recorder import default_reference
-from ..referee.redact import redact
-from ..referee.validate import validate_record
 from .command import Command
 from .output import Output, echo
 from .validate import ErrorDocument
@@ -48,6 +46,9 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
+    from ..referee.redact import redact  # the replay: not for --help
+    from ..referee.validate import validate_record
+
     label = echo(args.path)
     source = Path(args.path)
     try:

@@ -8,7 +8,6 @@ from typing import cast
 
 from typing_extensions import TypedDict
 
-from ..pictures.replay import write_replay
 from .command import ArgsError, Command
 from .output import Output, echo
 from .validate import ErrorDocument
@@ -57,6 +56,8 @@ def target_file(given: str, record: str) -> Path:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
+    from ..pictures.replay import write_replay  # the pictures: not for --help
+
     source = Path(args.path)
     target = target_file(args.out or source.stem + ".html", args.path)
     written = write_replay(source, target, ruleset=args.ruleset)

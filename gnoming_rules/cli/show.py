@@ -9,14 +9,6 @@ from typing import Any, cast
 
 from typing_extensions import TypedDict
 
-from ..formats.record import PublicRecord
-from ..formats.snapshot import state_to_dict
-from ..pictures.table import table_svg
-from ..play.observation import observe, stand_in
-from ..play.observation_json import observation_to_dict
-from ..play.render import describe_turn, draw_table
-from ..referee.resolver import RulesetResolver
-from ..referee.validate import replay_file
 from .command import ArgsError, Command, trust_option
 from .output import Output, echo
 from .replay import target_file
@@ -88,6 +80,16 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
+    # The replay and its pictures: imported here, not for --help.
+    from ..formats.record import PublicRecord
+    from ..formats.snapshot import state_to_dict
+    from ..pictures.table import table_svg
+    from ..play.observation import observe, stand_in
+    from ..play.observation_json import observation_to_dict
+    from ..play.render import describe_turn, draw_table
+    from ..referee.resolver import RulesetResolver
+    from ..referee.validate import replay_file
+
     label = echo(args.path)
     if not args.svg and args.out is not None:
         raise ArgsError("--out goes with --svg")
