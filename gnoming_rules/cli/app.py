@@ -35,10 +35,10 @@ COMMANDS: Final = (
 """The command modules of :mod:`gnoming_rules.cli`, in the order ``gnoming --help`` lists them."""
 
 
-def commands() -> list[Command]:
-    """The ``COMMAND`` of every module that :data:`COMMANDS` names."""
+def commands(names: Sequence[str] = COMMANDS) -> list[Command]:
+    """The ``COMMAND`` of every module that ``names`` (default: :data:`COMMANDS`) names."""
     found = []
-    for name in COMMANDS:
+    for name in names:
         command = importlib.import_module(f"{__package__}.{name}").COMMAND
         assert isinstance(command, Command), name
         found.append(command)
@@ -52,8 +52,10 @@ class _Parser(argparse.ArgumentParser):
         raise ArgsError(f"{message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every command."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every command, or of command ``only`` alone: running one
+    command then imports that command's module and no other (``gnoming validate``
+    starts faster); the help and the errors about commands need them all."""
     from .. import __version__
 
     parser = _Parser(
@@ -64,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"gnoming-rules {__version__}")
     parser.set_defaults(run=None, parser=parser)
-    _add_commands(parser, commands(), "commands")
+    _add_commands(parser, commands(COMMANDS if only is None else (only,)), "commands")
     return parser
 
 
@@ -102,7 +104,9 @@ def _examples(command: Command) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gnoming`` with ``argv`` (default: the process arguments); returns the exit status."""
     try:
-        args = build_parser().parse_args(argv)
+        given = list(sys.argv[1:] if argv is None else argv)
+        one = given[0] if given and given[0] in COMMANDS else None
+        args = build_parser(one).parse_args(given)
         if args.run is None:  # `gnoming` alone, or a group without its action: the help
             args.parser.print_help()
             return 0

@@ -8,7 +8,6 @@ order. Small runs stay in one process: starting workers costs more than they sav
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -163,6 +162,8 @@ def in_processes(
     if workers <= 1 or len(tasks) < SERIAL_BELOW:
         yield from map(function, tasks)
         return
+    import multiprocessing  # only for a run that forks: a few milliseconds of start-up
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, min(64, len(tasks) // (workers * 8)))
