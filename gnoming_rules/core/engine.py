@@ -556,8 +556,9 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
                 f"a mulligan in slot {slot} would make {count + 1} face-up mulligans in "
                 f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
             )
-    cards = replace_card(cards, seat, slot, held)
-    face_up = _replace_item(face_up, seat, up | bit)
+    # replace_card and _replace_item, written out: every turn places a card
+    cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
+    face_up = (*face_up[:seat], up | bit, *face_up[seat + 1 :])
     chain = not (up & bit)
     return _new(
         State,
@@ -584,9 +585,11 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
             f"slot {slot} was already filled this turn; bounce into a slot not yet filled",
         )
     assert held is not None
-    displaced = cards[seat][slot]
-    cards = replace_card(cards, seat, slot, held)
-    face_up = _replace_item(face_up, seat, face_up[seat] | bit)
+    layout = cards[seat]
+    displaced = layout[slot]
+    # replace_card and _replace_item, written out as in _place: a chain bounces often
+    cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
+    face_up = (*face_up[:seat], face_up[seat] | bit, *face_up[seat + 1 :])
     return _new(
         State,
         (first, rnd, phase, turn, cards, face_up, deck, piles, removed, displaced, False,
