@@ -365,9 +365,10 @@ def bounce_block(rules: CompiledRules, state: State) -> str | None:
         return "5.4"
     seat = state.turn
     layout, up = state.cards[seat], state.face_up[seat]
-    for slot, card in enumerate(layout):
-        if card == held and up >> slot & 1:
-            return None
+    if held in layout:  # a scan in C first: legal_moves asks after most plays
+        for slot, card in enumerate(layout):
+            if card == held and up >> slot & 1:
+                return None
     return "5.2"
 
 
