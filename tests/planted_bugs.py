@@ -25,7 +25,16 @@ from typing import Any
 import pytest
 import yaml
 
-from gnoming_rules import HAZARD, MULLIGAN, Deal, Discard, Phase, Place, UnreadableYamlError
+from gnoming_rules import (
+    HAZARD,
+    MULLIGAN,
+    Bounce,
+    Deal,
+    Discard,
+    Phase,
+    Place,
+    UnreadableYamlError,
+)
 from gnoming_rules.core import engine, entries, scoring
 from gnoming_rules.core.compiled import CompiledRules
 from gnoming_rules.core.state import State
@@ -37,7 +46,6 @@ SEAMS = (
     "engine.HANDLERS (one handler per move type)",
     "engine.mulligan_slots",
     "engine.check_slot",
-    "engine.replace_card",
     "engine.bounce_block",
     "engine.owed_flips",
     "engine.finish_turn",
@@ -168,12 +176,18 @@ def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return deal
 
-    def replace_card(layouts: Any, seat: int, slot: int, card: Any) -> Any:
-        layouts[seat][slot] = card
-        return layouts
+    def make_play(original: Handler) -> Handler:
+        def play(rules: CompiledRules, state: State, move: Any) -> State:
+            after = original(rules, state, move)
+            layouts: Any = state.cards
+            layouts[move.player][move.slot] = state.held  # the input's layout, written into
+            return after._replace(cards=layouts)
+
+        return play
 
     _wrap_handler(monkeypatch, Deal, make)
-    monkeypatch.setattr(engine, "replace_card", replace_card)
+    _wrap_handler(monkeypatch, Place, make_play)
+    _wrap_handler(monkeypatch, Bounce, make_play)
 
 
 def discard_keeps_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -460,17 +460,6 @@ def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, 
     return (*items[:index], value, *items[index + 1 :])
 
 
-def replace_card(
-    layouts: tuple[tuple[Face, ...], ...], seat: int, slot: int, card: Face
-) -> tuple[tuple[Face, ...], ...]:
-    """New layouts with ``card`` in ``seat``'s ``slot``; the given ones are left as they are.
-
-    One of the engine's rule steps (not in ``__all__``).
-    """
-    layout = layouts[seat]
-    return (*layouts[:seat], (*layout[:slot], card, *layout[slot + 1 :]), *layouts[seat + 1 :])
-
-
 # --- handlers ----------------------------------------------------------------------------------
 #
 # The hot handlers (draw, place, bounce, discard, flip) build the next State from its
@@ -557,7 +546,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
                 f"a mulligan in slot {slot} would make {count + 1} face-up mulligans in "
                 f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
             )
-    # replace_card and _replace_item, written out: every turn places a card
+    # the layouts and face_up with this slot changed, written out: every turn places a card
     cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
     face_up = (*face_up[:seat], up | bit, *face_up[seat + 1 :])
     chain = not (up & bit)
@@ -588,7 +577,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     assert held is not None
     layout = cards[seat]
     displaced = layout[slot]
-    # replace_card and _replace_item, written out as in _place: a chain bounces often
+    # the layouts and face_up with this slot changed, written out as in _place
     cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
     face_up = (*face_up[:seat], face_up[seat] | bit, *face_up[seat + 1 :])
     return _new(
