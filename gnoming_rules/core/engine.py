@@ -365,7 +365,7 @@ def bounce_block(rules: CompiledRules, state: State) -> str | None:
         return "5.4"
     seat = state.turn
     layout, up = state.cards[seat], state.face_up[seat]
-    if held in layout:  # a scan in C first: legal_moves asks after most plays
+    if held in layout:  # checked in C first: most held cards match no card of the layout
         for slot, card in enumerate(layout):
             if card == held and up >> slot & 1:
                 return None
@@ -577,7 +577,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     assert held is not None
     layout = cards[seat]
     displaced = layout[slot]
-    # the layouts and face_up with this slot changed, written out as in _place
+    # the layouts and face_up with this slot changed, written out the same way as in _place
     cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
     face_up = (*face_up[:seat], face_up[seat] | bit, *face_up[seat + 1 :])
     return _new(
