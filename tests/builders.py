@@ -328,13 +328,7 @@ def eager(rules: gr.Ruleset, state: gr.State) -> gr.PlayerMove:
     for move in moves:
         if isinstance(move, gr.Place) and not state.is_face_up(seat, move.slot):
             return move
-    for move in moves:
-        if isinstance(move, gr.Draw) and move.pile is None:
-            return move
-    for move in moves:
-        if isinstance(move, gr.Discard):
-            return move
-    return moves[0]
+    return passive(rules, state)
 
 
 def passive(rules: gr.Ruleset, state: gr.State) -> gr.PlayerMove:
