@@ -282,13 +282,34 @@ def sample_chance(ruleset: Ruleset, state: State, rng: random.Random) -> ChanceE
     """
     if state.phase is _DEAL:
         cards = list(ruleset.compiled.deck)
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         return Deal(tuple(cards))
     if state.phase is _RESHUFFLE:
         below = below_tops(state.discard_piles)
-        rng.shuffle(below)
+        shuffle(below, rng)
         return Reshuffle(tuple(below))
     raise ValueError(f"no chance event is due in phase {state.phase.name}")
+
+
+def shuffle(cards: list[Face], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does, faster.
+
+    For a plain ``random.Random`` the per-card method calls of ``Random.shuffle`` (and of
+    the ``_randbelow`` it calls) are written out here: the same draws of ``getrandbits``
+    in the same order, so the same permutation, about four times faster on a 110-card
+    deck. Any other generator (a subclass, ``SystemRandom``) shuffles its own way.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for top in range(len(cards) - 1, 0, -1):
+        below = top + 1  # Random._randbelow(top + 1): retry until under the bound
+        bits = below.bit_length()
+        other = getrandbits(bits)
+        while other >= below:
+            other = getrandbits(bits)
+        cards[top], cards[other] = cards[other], cards[top]
 
 
 def round_first_player(ruleset: Ruleset, state: State) -> int:
@@ -457,7 +478,9 @@ def _check_face_down(state: State, seat: int, slot: int, rule: str) -> None:
 
 
 def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*items[:index], value, *items[index + 1 :])
+    changed = list(items)  # a list copy and one set: about twice as fast as tuple slices
+    changed[index] = value
+    return tuple(changed)
 
 
 # --- handlers ----------------------------------------------------------------------------------
@@ -475,19 +498,33 @@ assert State._fields == (
 
 
 def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
-    _check_actor(state, move, _REVEAL)
+    if not (state.phase is _REVEAL and move.player == state.turn and type(move.player) is int):
+        _check_actor(state, move, _REVEAL)
     seat = move.player
     slot = check_slot(rules, move.slot, "3.5")
-    _check_face_down(state, seat, slot, "3.5")
-    face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
-    revealed = state._replace(face_up=face_up)
-    if face_up[seat].bit_count() < rules.face_up_at_start:
-        return revealed
-    following = (seat + 1) % state.players
-    starter = rules.first_player_of_round(state.first_player, state.round, state.players)
-    if following == starter:
-        return _begin_turn(rules, revealed, starter)
-    return revealed._replace(turn=following)
+    first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled, chain, \
+        owed, out, scores = state  # fmt: skip
+    up = face_up[seat]
+    if up >> slot & 1:
+        _check_face_down(state, seat, slot, "3.5")
+    up |= 1 << slot
+    face_up = _replace_item(face_up, seat, up)
+    if up.bit_count() >= rules.face_up_at_start:  # this seat is done: the next one reveals
+        players = len(face_up)
+        turn = (seat + 1) % players
+        starter = rules.first_player_of_round(first, rnd, players)
+        if turn == starter:
+            revealed = _new(
+                State,
+                (first, rnd, phase, seat, cards, face_up, deck, piles, removed, held, taken,
+                 filled, chain, owed, out, scores),
+            )  # fmt: skip
+            return _begin_turn(rules, revealed, starter)
+    return _new(
+        State,
+        (first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled,
+         chain, owed, out, scores),
+    )  # fmt: skip
 
 
 def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
@@ -546,9 +583,16 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
                 f"a mulligan in slot {slot} would make {count + 1} face-up mulligans in "
                 f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
             )
-    # the layouts and face_up with this slot changed, written out: every turn places a card
-    cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
-    face_up = (*face_up[:seat], up | bit, *face_up[seat + 1 :])
+    # the layouts and face_up with this slot changed, through lists: every turn places a
+    # card, and a list copy plus one item set is about twice as fast as slicing a tuple
+    row = list(layout)
+    row[slot] = held
+    seats = list(cards)
+    seats[seat] = tuple(row)
+    cards = tuple(seats)
+    ups = list(face_up)
+    ups[seat] = up | bit
+    face_up = tuple(ups)
     chain = not (up & bit)
     return _new(
         State,
@@ -577,9 +621,15 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     assert held is not None
     layout = cards[seat]
     displaced = layout[slot]
-    # the layouts and face_up with this slot changed, written out the same way as in _place
-    cards = (*cards[:seat], (*layout[:slot], held, *layout[slot + 1 :]), *cards[seat + 1 :])
-    face_up = (*face_up[:seat], face_up[seat] | bit, *face_up[seat + 1 :])
+    # the layouts and face_up with this slot changed, the same way as in _place
+    row = list(layout)
+    row[slot] = held
+    seats = list(cards)
+    seats[seat] = tuple(row)
+    cards = tuple(seats)
+    ups = list(face_up)
+    ups[seat] |= bit
+    face_up = tuple(ups)
     return _new(
         State,
         (first, rnd, phase, turn, cards, face_up, deck, piles, removed, displaced, False,
@@ -649,7 +699,13 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     _check_face_down(state, seat, slot, "6.1")
     face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
     if len(owed) > 1:
-        return state._replace(face_up=face_up, flips_owed=owed[1:])
+        first, rnd, phase, turn, cards, _, deck, piles, removed, held, taken, filled, chain, \
+            _, out, scores = state  # fmt: skip
+        return _new(
+            State,
+            (first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken,
+             filled, chain, owed[1:], out, scores),
+        )  # fmt: skip
     return finish_turn(rules, state, face_up, state.discard_piles, state.removed)
 
 
@@ -744,10 +800,10 @@ def _check_same_cards(
         plain = cards is None or isinstance(cards, (int, float, str))
         shown = repr(cards)[:40] if plain else f"a {type(cards).__name__}"
         raise IllegalMove(code, rule, f"{what} must be a list of cards, got {shown}")
-    if set(map(type, cards)) <= _FACE_TYPES:  # then counting them is safe: the common case
-        got = Counter(cards)
-        if got == expected:
-            return
+    # Only faces (no True for 1): counting them is safe. The common case, compared as plain
+    # dicts (in C, twice as fast as Counter's ==), which is the same here: neither holds zeros.
+    if set(map(type, cards)) <= _FACE_TYPES and dict.__eq__(Counter(cards), expected):
+        return
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):
