@@ -23,7 +23,7 @@ from strategies import (
 )
 
 import gnoming_rules as gr
-from gnoming_rules.core.engine import ENGINE_CODES
+from gnoming_rules.core.engine import ENGINE_CODES, shuffle
 
 
 def replay_with_all_checks(game: PlayedGame, properties: frozenset[str] | None = None) -> None:
@@ -110,3 +110,27 @@ def test_candidate_moves_reach_every_refusal_the_engine_has() -> None:
                 watch.attempt_all()
                 seen |= set(watch.refusals)
     assert seen == ENGINE_REFUSAL_CODES
+
+
+class _OwnShuffle(random.Random):
+    """A generator with a shuffle of its own, which ``sample_chance`` must use."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 130))
+def test_the_chance_shuffle_is_the_generators_own(seed: int, size: int) -> None:
+    """``sample_chance`` writes out ``random.Random.shuffle`` for speed: the same permutation
+    from the same seed, and the generator left in the same state (so a seeded game is the
+    game it always was)."""
+    cards: list[gr.Face] = [card % 13 for card in range(size)]
+    by_random, written_out = random.Random(seed), random.Random(seed)
+    expected = list(cards)
+    by_random.shuffle(expected)
+    shuffle(cards, written_out)
+    assert cards == expected
+    assert written_out.getstate() == by_random.getstate()
+    own = list(range(size))
+    shuffle(own, _OwnShuffle(seed))  # type: ignore[arg-type]
+    assert own == list(range(size))[::-1]
