@@ -174,9 +174,12 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         seat = state.turn
         held = state.held
         must_play = state.taken_from_discard and rules.taken_must_be_played
-        variant = (
-            1 << rules.piles if must_play else _discard_variant(rules, held, state.discard_piles)
-        )
+        if must_play:
+            variant = 1 << rules.piles  # the places alone
+        elif held == HAZARD:
+            variant = 0  # the places and the hazard's discard
+        else:  # _discard_variant, written out: asked at every play
+            variant = rules.discard_variants[rules.filled_piles(state.discard_piles)]
         if held == MULLIGAN:
             limited = mulligan_slots(rules, state, seat)
             if limited is not None:
@@ -666,13 +669,14 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
                 phase=_FLIP, removed=removed, held=None, filled=0, chain=False, flips_owed=owed
             )
         return finish_turn(rules, state, state.face_up, piles, removed)
-    if pile is None:
-        raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
     if type(pile) is not int or not 0 <= pile < rules.piles:
+        if pile is None:
+            raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
         raise IllegalMove(
             "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
-    if piles[pile] and not all(piles):
+    top = piles[pile]
+    if top and not all(piles):
         empty = [index for index, other in enumerate(piles) if not other]
         which = (
             f"discard pile {empty[0]} is empty: the discard must start it again"
@@ -681,7 +685,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         )
         raise IllegalMove("must-use-empty-pile", "4.4", which)
     assert held is not None
-    piles = rules.set_pile(piles, pile, (*piles[pile], held))
+    piles = rules.set_pile(piles, pile, top + (held,))  # noqa: RUF005 (concatenation: faster)
     return finish_turn(rules, state, state.face_up, piles, state.removed)
 
 
