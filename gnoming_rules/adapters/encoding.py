@@ -105,7 +105,7 @@ class Encoder:
         self._pile_counts: dict[tuple[Face, ...], Vector] = {}
         self._totals_cache: dict[tuple[tuple[int, ...], ...], Vector] = {}
         # The fast path (encode_state) joins ready float32 bytes, one piece per segment
-        # (or per seat and pile), and copies the join once: each piece is a tuple index
+        # (or per seat and pile), into the vector's buffer: each piece is a tuple index
         # or a dict look-up, where writing the entries one by one costs a numpy call each.
         self._orders = tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
         self._held_bytes = _one_hots(f + 2)
@@ -200,7 +200,7 @@ class Encoder:
         Layouts, piles and totals repeat from step to step: each is encoded once, kept by
         the identity of the state's tuple (the entry keeps the tuple alive, so its id is
         not reused), and every other segment takes one of a few values, so the vector is
-        one join of ready bytes and one copy, not a numpy call per segment.
+        one join of ready bytes, not a numpy call per segment.
         """
         cards, face_up = state.cards, state.face_up
         layouts, piles_by_id = self._layouts_by_id, self._piles_by_id
@@ -242,7 +242,7 @@ class Encoder:
             self._round_bytes[state.round],
             self._seat_totals(scores, seat) if scores else self._no_seat,
         )
-        return np.frombuffer(bytearray(b"".join(pieces)), dtype=np.float32)
+        return np.frombuffer(_join(pieces), np.float32)  # dtype as a keyword costs 0.15 us
 
     def _layout_entry(self, layout: tuple[Face, ...], up: int) -> tuple[tuple[Face, ...], bytes]:
         """One seat's one-hot block as bytes, kept by the identity of its layout tuple.
@@ -392,6 +392,9 @@ class Encoder:
 _Kept = TypeVar("_Kept")
 _PileEntry = tuple[tuple[Face, ...], bytes, bytes]
 """A discard pile, its counts and its top, as bytes."""
+
+_join = bytearray().join
+"""Joins bytes into a fresh ``bytearray``: the vector's own writable buffer, in one copy."""
 
 _CACHE_LIMIT = 20_000
 """Most entries one cache of an :class:`Encoder` keeps; when full it starts afresh."""
