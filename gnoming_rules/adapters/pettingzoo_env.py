@@ -18,11 +18,13 @@ return. Deals and reshuffles are drawn from the environment's generator, seeded 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from ..core.ruleset import Ruleset
 from ..play.render import describe_turn, draw_table
@@ -121,27 +123,35 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} must act: None is only for a finished agent")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        ended = table.play(int(action))
-        rewards = self.rewards
+        ended = table.play(action if type(action) is int else int(action))
         if ended is not None:
+            rewards = self.rewards
             for other, seat in self._seats.items():
                 rewards[other] = float(-ended[seat])
             self._accumulate_rewards()
             self._rewarded = True
         elif self._rewarded:  # last step paid a round's scores: this one pays nothing
+            rewards = self.rewards
             for other in rewards:
                 rewards[other] = 0.0
             self._rewarded = False
         state = table.state
-        if state.is_over:
+        actor = state.actor
+        if actor is not None:  # a seat moves, so the game is not over
+            self.agent_selection = self.possible_agents[actor]
+            if table.moves >= table.move_limit:  # table.truncated
+                self.truncations = dict.fromkeys(self.agents, True)
+        elif state.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         elif table.truncated:
             self.truncations = dict.fromkeys(self.agents, True)
-        actor = state.actor
-        if actor is not None:
-            self.agent_selection = self.possible_agents[actor]
         if self.render_mode == "human":
             self.render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """Yields the selected agent while any is left, as ``AECEnv.agent_iter``; its
+        iterator is a generator, cheaper at each step than PettingZoo's iterator class."""
+        return _AgentIterable(self, max_iter)
 
     def render(self) -> str | None:
         """The referee's table as text (face-down cards in parentheses)."""
@@ -156,6 +166,20 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class _AgentIterable(AECIterable):  # type: ignore[misc]
+    """PettingZoo's ``AECIterable``, each iteration a generator (see ``agent_iter``)."""
+
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
+
+
+def _agents(game: GnomingEnv, remaining: int) -> Iterator[str]:
+    """``AECIterator``'s loop: stop when no agent is left or after ``remaining`` steps."""
+    while game.agents and remaining > 0:
+        remaining -= 1
+        yield game.agent_selection
 
 
 def raw_env(
