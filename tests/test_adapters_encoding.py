@@ -135,7 +135,7 @@ def seeded_states(name: str, players: int, seed: int) -> list[gr.State]:
     ("name", "players"), [("standard", 4), ("one-pile", 3), ("quick", 3), ("no-bounce", 5)]
 )
 def test_the_fast_path_agrees_for_every_seat_across_games(name: str, players: int) -> None:
-    """One encoder over several games, as an environment keeps it: its caches (layouts and
+    """One encoder over several games, as an environment keeps it: its memos (layouts and
     piles by identity, pile counts changed one card at a time) must never go stale."""
     encoder = Encoder(gr.load_ruleset(name), players)
     compared = 0
@@ -148,14 +148,20 @@ def test_the_fast_path_agrees_for_every_seat_across_games(name: str, players: in
     assert compared > 1_000
 
 
-def test_the_fast_path_agrees_when_its_caches_overflow(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_fast_path_agrees_on_states_out_of_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """States of two games shuffled together: every memo of the last layout or pile seen
+    misses or is stale, and the small caches overflow and start afresh."""
+    import random
+
     monkeypatch.setattr(encoding, "_CACHE_LIMIT", 3)
     encoder = Encoder(gr.load_ruleset("standard"), 3)
-    for state in seeded_states("standard", 3, 9)[::3]:
+    states = seeded_states("standard", 3, 9) + seeded_states("standard", 3, 10)
+    random.Random(0).shuffle(states)
+    for state in states[:400]:
         for seat in range(3):
             expected = encoder.encode(observe(state, seat))
             assert np.array_equal(encoder.encode_state(state, seat), expected)
-    assert all(len(cache) <= 3 for cache in (encoder._layouts_by_id, encoder._piles_by_id))
+    assert all(len(cache) <= 3 for cache in (encoder._filled_bytes, encoder._owed_bytes))
 
 
 def test_the_fast_path_hands_out_a_fresh_writable_vector() -> None:

@@ -106,7 +106,7 @@ class Encoder:
         self._totals_cache: dict[tuple[tuple[int, ...], ...], Vector] = {}
         # The fast path (encode_state) joins ready float32 bytes, one piece per segment
         # (or per seat and pile), into the vector's buffer: each piece is a tuple index
-        # or a dict look-up, where writing the entries one by one costs a numpy call each.
+        # or a memo's, where writing the entries one by one costs a numpy call each.
         self._orders = tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
         self._held_bytes = _one_hots(f + 2)
         """Nothing held, a hidden card held, then each face."""
@@ -128,18 +128,19 @@ class Encoder:
         """``chain`` and ``taken_from_discard``, adjacent, at ``2 * chain + taken``."""
         self._filled_bytes: dict[int, bytes] = {}
         self._owed_bytes: dict[tuple[tuple[int, ...], int], bytes] = {}
-        self._layouts_by_id: dict[tuple[int, int], tuple[tuple[Face, ...], bytes]] = {}
-        self._piles_by_id: dict[int, _PileEntry] = {}
         cells = _one_hots(f + 1)
         self._cells = (cells[f], {face: cells[i] for i, face in enumerate(self.faces)})
         """A slot's one-hot cell face down, and face up by face."""
         self._top_bytes = cells
         """A pile's top face, one-hot, or "empty" at ``f``."""
-        self._last_piles: list[tuple[tuple[Face, ...], array[float]]] = [
-            ((), array("f", bytes(4 * f)))
+        # Memos of the last value seen, by absolute seat or pile index: from one step to
+        # the next at most a layout or two and a pile change, so one entry each is enough,
+        # and it holds what it was made from (an identity check cannot be fooled).
+        self._layout_memos: list[_LayoutMemo] = [((), 0, bytes(4 * self._block))] * n
+        self._pile_memos: list[_PileMemo] = [
+            ((), array("f", bytes(4 * f)), bytes(4 * f), cells[f])
         ] * piles
-        """The last pile encoded at each index, and its counts (never changed in place)."""
-        self._totals_by_id: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...]]] = {}
+        self._totals_memo: tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...]] = ((), ())
 
     def start(self, name: str) -> int:
         """Where segment ``name`` begins in the vector."""
@@ -197,27 +198,26 @@ class Encoder:
         observation: the fast path of the environments (the test suite checks that the two
         agree on every seat of every state of random games). ``seat`` must be at the table.
 
-        Layouts, piles and totals repeat from step to step: each is encoded once, kept by
-        the identity of the state's tuple (the entry keeps the tuple alive, so its id is
-        not reused), and every other segment takes one of a few values, so the vector is
-        one join of ready bytes, not a numpy call per segment.
+        Each layout, pile and the totals are encoded when they change and remembered
+        (by seat or pile, with the tuple they were made from); every other segment takes
+        one of a few values, so the vector is one join of ready bytes.
         """
         cards, face_up = state.cards, state.face_up
-        layouts, piles_by_id = self._layouts_by_id, self._piles_by_id
+        layout_memos, pile_memos = self._layout_memos, self._pile_memos
         pieces: list[bytes] = []
         for other in self._orders[seat]:
             layout, up = cards[other], face_up[other]
-            entry = layouts.get((id(layout), up))
-            if entry is None or entry[0] is not layout:
-                entry = self._layout_entry(layout, up)
-            pieces.append(entry[1])
+            memo = layout_memos[other]
+            if memo[0] is not layout or memo[1] != up:
+                memo = layout_memos[other] = self._layout_memo(layout, up)
+            pieces.append(memo[2])
         tops: list[bytes] = []
         for index, pile in enumerate(state.discard_piles):
-            found = piles_by_id.get(id(pile))
-            if found is None or found[0] is not pile:
-                found = self._pile_entry(index, pile)
-            pieces.append(found[1])
-            tops.append(found[2])
+            found = pile_memos[index]
+            if found[0] is not pile:
+                found = pile_memos[index] = self._pile_memo(found, pile)
+            pieces.append(found[2])
+            tops.append(found[3])
         held = state.held
         if held is None:
             pieces.append(self._held_bytes[0])
@@ -229,6 +229,9 @@ class Encoder:
         seen_from, count = self._seen_from[seat], self._count_bytes
         actor, owed, filled, scores = state.actor, state.flips_owed, state.filled, state.scores
         found_filled = self._filled_bytes.get(filled)
+        totals = self._totals_memo
+        if totals[0] is not scores and scores:
+            totals = self._totals_memo = self._seat_totals(scores)
         pieces += (
             count[len(state.removed)],
             count[len(state.draw_pile)],
@@ -240,34 +243,24 @@ class Encoder:
             self._owed(owed, seat) if owed else self._no_seat,
             seen_from[-1 if state.went_out is None else state.went_out],
             self._round_bytes[state.round],
-            self._seat_totals(scores, seat) if scores else self._no_seat,
+            totals[1][seat] if scores else self._no_seat,
         )
         return np.frombuffer(_join(pieces), np.float32)  # dtype as a keyword costs 0.15 us
 
-    def _layout_entry(self, layout: tuple[Face, ...], up: int) -> tuple[tuple[Face, ...], bytes]:
-        """One seat's one-hot block as bytes, kept by the identity of its layout tuple.
+    def _layout_memo(self, layout: tuple[Face, ...], up: int) -> _LayoutMemo:
+        """One seat's one-hot block as bytes, joined from ready one-hot cells (a new
+        layout or face-up mask is seldom one seen before)."""
+        if not layout:  # before the first deal
+            return (layout, up, bytes(4 * self._block))
+        down, face_up = self._cells
+        block = [face_up[card] if up >> slot & 1 else down for slot, card in enumerate(layout)]
+        return (layout, up, b"".join(block))
 
-        A new layout or face-up mask is seldom one seen before, so the block is joined
-        from ready one-hot cells rather than looked up by its content.
-        """
-        if layout:
-            down, face_up = self._cells
-            block = b"".join(
-                [face_up[card] if up >> slot & 1 else down for slot, card in enumerate(layout)]
-            )
-        else:  # before the first deal
-            block = bytes(4 * self._block)
-        entry = (layout, block)
-        _keep(self._layouts_by_id, (id(layout), up), entry)
-        return entry
-
-    def _pile_entry(self, index: int, pile: tuple[Face, ...]) -> _PileEntry:
-        """Discard pile ``index``'s counts and one-hot top as bytes, kept by its identity.
-
-        A pile mostly changes by one card on top (a discard, or a draw from it), so its
-        counts are the previous pile's at that index, changed in one entry.
-        """
-        previous, counts = self._last_piles[index]
+    def _pile_memo(self, memo: _PileMemo, pile: tuple[Face, ...]) -> _PileMemo:
+        """A discard pile's counts and one-hot top as bytes, from the pile ``memo`` held
+        before: a pile mostly changes by one card on top (a discard, or a draw from it),
+        so its counts are the previous ones changed in one entry."""
+        previous, counts = memo[0], memo[1]
         size, before = len(pile), len(previous)
         if size == before + 1 and pile[:-1] == previous:
             counts = array("f", counts)
@@ -278,20 +271,15 @@ class Encoder:
         elif pile != previous:
             found = self._pile_counts.get(pile)
             counts = array("f", (self._pile_count(pile) if found is None else found).tobytes())
-        self._last_piles[index] = (pile, counts)
         top = self._top_bytes[self._index[pile[-1]] if pile else len(self.faces)]
-        entry = (pile, counts.tobytes(), top)
-        _keep(self._piles_by_id, id(pile), entry)
-        return entry
+        return (pile, counts, counts.tobytes(), top)
 
-    def _seat_totals(self, scores: tuple[tuple[int, ...], ...], seat: int) -> bytes:
-        """The ``totals`` segment seen from ``seat``, kept by the identity of ``scores``."""
-        found = self._totals_by_id.get(id(scores))
-        if found is None or found[0] is not scores:
-            totals = self._totals(scores)
-            found = (scores, tuple(totals[order].tobytes() for order in self._rotations))
-            _keep(self._totals_by_id, id(scores), found)
-        return found[1][seat]
+    def _seat_totals(
+        self, scores: tuple[tuple[int, ...], ...]
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...]]:
+        """The ``totals`` segment seen from each seat."""
+        totals = self._totals(scores)
+        return (scores, tuple(totals[order].tobytes() for order in self._rotations))
 
     def _filled(self, filled: int) -> bytes:
         """The ``filled`` segment of one bit mask, remembered."""
@@ -390,8 +378,10 @@ class Encoder:
 
 
 _Kept = TypeVar("_Kept")
-_PileEntry = tuple[tuple[Face, ...], bytes, bytes]
-"""A discard pile, its counts and its top, as bytes."""
+_LayoutMemo = tuple[tuple[Face, ...], int, bytes]
+"""A seat's layout, its face-up mask, and their block of the vector."""
+_PileMemo = tuple[tuple[Face, ...], "array[float]", bytes, bytes]
+"""A discard pile, its counts (never changed in place), and the counts and top as bytes."""
 
 _join = bytearray().join
 """Joins bytes into a fresh ``bytearray``: the vector's own writable buffer, in one copy."""
