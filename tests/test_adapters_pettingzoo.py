@@ -289,3 +289,18 @@ READ_AFTER_RESET = (
     "num_agents",
     "_cumulative_rewards",
 )
+
+
+def test_the_raw_env_refuses_numbers_outside_the_space_with_a_code() -> None:
+    """``raw_env`` makes no wrapper's check, but the table still refuses what is no action."""
+    game = raw_env("standard", 3)
+    game.reset(seed=6)
+    before = game.table.state
+    for action in (42, -1, 10**20):
+        with pytest.raises(gr.GnomingError) as refused:
+            game.step(action)
+        assert refused.value.code == "bad-action"
+    assert game.table.state is before and game.table.moves == 0
+    legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    game.step(np.int64(legal))  # type: ignore[arg-type]
+    assert game.table.moves == 1
