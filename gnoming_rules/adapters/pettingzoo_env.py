@@ -200,7 +200,7 @@ class CheckedGnomingEnv(GnomingEnv):
     and messages (the test suite compares the two).
 
     Those wrappers reach the environment through a ``__getattr__`` of each at every read
-    of an attribute, which cost more than the game itself: here a step pays two flags.
+    of an attribute, which about doubled the time of a step: here a step reads two flags.
     Before ``reset``, reading an attribute that ``reset`` sets raises ``AttributeError``,
     and ``step``, ``observe``, ``render``, ``state`` and ``agent_iter`` raise
     ``AssertionError``; an action outside the space raises ``AssertionError``; a step
