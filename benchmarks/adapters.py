@@ -1,6 +1,7 @@
 """Steps per second of the framework adapters under uniform-random legal play (issue 12).
 
-Usage: ``python benchmarks/adapters.py [--runs 5] [--seconds 2] [--players 4]``. Each
+Usage: ``python benchmarks/adapters.py [--runs 5] [--seconds 2] [--players 4] [--only
+NAME]``. ``--only`` (repeatable) keeps the measures whose name starts with ``NAME``. Each
 measure runs for about ``--seconds`` of the process's CPU time (``time.process_time``:
 on a shared machine, less sensitive than the wall clock to other processes) and is
 repeated ``--runs`` times, the measures interleaved (A B C ... A B C ...); the median
@@ -153,10 +154,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--ruleset", default="standard")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        help="run only the measures whose name starts with NAME (repeatable)",
+    )
     arguments = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     found = measures(arguments.ruleset, arguments.players)
+    if arguments.only:
+        found = {
+            name: measure
+            for name, measure in found.items()
+            if any(name.startswith(prefix) for prefix in arguments.only)
+        }
+        if not found:
+            parser.error(f"--only {arguments.only}: no measure has such a name")
     results: dict[str, list[float]] = {name: [] for name in found}
     for _ in range(arguments.runs):
         for name, measure in found.items():

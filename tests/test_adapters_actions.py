@@ -42,6 +42,7 @@ def test_the_standard_space_numbers_every_move_once() -> None:
     assert space.move(0, space.draw) == gr.Draw(0)
     assert space.move(0, space.draw + 2) == gr.Draw(0, 1)
     assert space.move(1, space.hazard) == gr.Discard(1)
+    assert space.seat_moves(2) == tuple(moves)
     assert action_space(gr.load_ruleset("standard")) is space  # built once per ruleset
 
 

@@ -8,9 +8,11 @@ the very same vector on every state of random games of random variants.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 
 import gnoming_rules as gr
+from gnoming_rules.adapters import encoding
 from gnoming_rules.adapters.encoding import Encoder, total_bound
 from gnoming_rules.play.observation import Observation, observe
 from gnoming_rules.testing import PlayedGame, played_games
@@ -110,3 +112,65 @@ def test_the_totals_bound_holds_over_random_games() -> None:
             else:
                 state = gr.apply(rules, state, rng.choice(gr.legal_moves(rules, state)))
         assert all(-bound <= total <= bound for total in state.totals)
+
+
+def seeded_states(name: str, players: int, seed: int) -> list[gr.State]:
+    """Every state of one uniformly random game, chance states and the final one included."""
+    import random
+
+    rules = gr.load_ruleset(name)
+    rng = random.Random(seed)
+    state = gr.new_game(rules, players, seed % players)
+    states = [state]
+    while not state.is_over:
+        if state.is_chance:
+            state = gr.apply(rules, state, gr.sample_chance(rules, state, rng))
+        else:
+            state = gr.apply(rules, state, rng.choice(gr.legal_moves(rules, state)))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("standard", 4), ("one-pile", 3), ("quick", 3), ("no-bounce", 5)]
+)
+def test_the_fast_path_agrees_for_every_seat_across_games(name: str, players: int) -> None:
+    """One encoder over several games, as an environment keeps it: its memos (layouts and
+    piles by identity, pile counts changed one card at a time) must never go stale."""
+    encoder = Encoder(gr.load_ruleset(name), players)
+    compared = 0
+    for seed in range(4):
+        for state in seeded_states(name, players, seed):
+            for seat in range(players):
+                expected = encoder.encode(observe(state, seat))
+                assert np.array_equal(encoder.encode_state(state, seat), expected)
+                compared += 1
+    assert compared > 1_000
+
+
+def test_the_fast_path_agrees_on_states_out_of_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """States of two games shuffled together: every memo of the last layout or pile seen
+    misses or is stale, and the small caches overflow and start afresh."""
+    import random
+
+    monkeypatch.setattr(encoding, "_CACHE_LIMIT", 3)
+    encoder = Encoder(gr.load_ruleset("standard"), 3)
+    states = seeded_states("standard", 3, 9) + seeded_states("standard", 3, 10)
+    random.Random(0).shuffle(states)
+    for state in states[:400]:
+        for seat in range(3):
+            expected = encoder.encode(observe(state, seat))
+            assert np.array_equal(encoder.encode_state(state, seat), expected)
+    assert all(len(cache) <= 3 for cache in (encoder._filled_bytes, encoder._owed_bytes))
+
+
+def test_the_fast_path_hands_out_a_fresh_writable_vector() -> None:
+    encoder = Encoder(gr.load_ruleset("standard"), 4)
+    state = seeded_states("standard", 4, 1)[60]
+    first = encoder.encode_state(state, 2)
+    assert first.dtype == np.float32 and first.shape == (encoder.size,)
+    assert first.flags.writeable
+    first[:] = 7.0
+    again = encoder.encode_state(state, 2)
+    assert np.array_equal(again, encoder.encode(observe(state, 2)))
+    assert not np.shares_memory(first, again)

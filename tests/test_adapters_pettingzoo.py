@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import numpy as np
 import pytest
@@ -139,3 +142,165 @@ def test_an_illegal_action_is_refused_by_the_referee() -> None:
     with pytest.raises(gr.IllegalMove) as refused:
         game.step(game.unwrapped.space.draw)  # setup: a card must be revealed first
     assert refused.value.code == "wrong-phase"
+
+
+def pettingzoos_wrappers(name: str, players: int) -> Any:
+    """The raw environment inside the wrappers that ``env()`` stands in for."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(raw_env(name, players, render_mode="ansi"))
+    )
+
+
+def outcome(call: Callable[[], object]) -> tuple[str, str]:
+    """What a call did: its error's type and message, or its result's type."""
+    try:
+        result = call()
+    except (AttributeError, AssertionError, ValueError, NotImplementedError, gr.GnomingError) as e:
+        return type(e).__name__, str(e)
+    return "returned", type(result).__name__
+
+
+# Each scenario drives one environment and says what each call did, in order.
+Scenario = Callable[[Any], list[tuple[str, str]]]
+
+
+def before_reset(game: Any) -> list[tuple[str, str]]:
+    reads = [outcome(partial(getattr, game, name)) for name in sorted(READ_AFTER_RESET)]
+    calls = [
+        outcome(lambda: game.step(0)),
+        outcome(lambda: game.observe("player_0")),
+        outcome(game.render),
+        outcome(game.state),
+        outcome(game.agent_iter),
+        outcome(game.last),
+    ]
+    return [*reads, *calls, outcome(lambda: game.possible_agents)]
+
+
+def out_of_bounds(game: Any) -> list[tuple[str, str]]:
+    game.reset(seed=3)
+    size = game.unwrapped.space.size
+    refused = [
+        outcome(partial(game.step, action))
+        for action in (size, -1, None, 1.5, "4", np.int64(size), np.array([4]))
+    ]
+    legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    accepted = [outcome(lambda: game.step(np.int64(legal)))]
+    illegal = [outcome(lambda: game.step(game.unwrapped.space.hazard))]  # not in setup
+    return [*refused, *accepted, *illegal, outcome(game.state), outcome(game.render)]
+
+
+def out_of_order(game: Any) -> list[tuple[str, str]]:
+    game.reset(seed=4)
+    agents = iter(game.agent_iter())
+    said = [outcome(lambda: next(agents)), outcome(lambda: next(agents))]
+    said.append(outcome(lambda: next(agents)))  # still refused: nothing stepped
+    game.step(int(np.flatnonzero(game.last()[0]["action_mask"])[0]))
+    return [*said, outcome(lambda: next(agents)), outcome(lambda: next(agents))]
+
+
+def after_the_end(game: Any) -> list[tuple[str, str]]:
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    game.reset(seed=5)
+    rng = random.Random(5)
+    for _ in game.agent_iter():
+        _, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        legal = np.flatnonzero(game.last()[0]["action_mask"])
+        game.step(int(legal[rng.randrange(len(legal))]))
+    EnvLogger.flush()
+    said = [outcome(lambda: game.step(None)), outcome(lambda: game.step(3))]
+    warned = list(EnvLogger.mqueue)
+    EnvLogger.flush()
+    finished = outcome(lambda: list(game.agent_iter()))
+    return [*said, *(("warned", message) for message in warned), finished]
+
+
+@pytest.mark.parametrize("scenario", [before_reset, out_of_bounds, out_of_order, after_the_end])
+def test_env_checks_as_pettingzoos_wrappers_do(scenario: Scenario) -> None:
+    expected = scenario(pettingzoos_wrappers("quick", 3))
+    assert scenario(env("quick", 3, render_mode="ansi")) == expected
+    assert any(kind == "AssertionError" for kind, _ in expected) or scenario is after_the_end
+
+
+def test_env_plays_as_the_wrapped_raw_env() -> None:
+    """Step for step, the same observations, rewards and ends as the wrappers give."""
+    native, wrapped = env("standard", 3), pettingzoos_wrappers("standard", 3)
+    for game in (native, wrapped):
+        game.reset(seed=8)
+    rng = random.Random(8)
+    steps = 0
+    for agent, other in zip(native.agent_iter(), wrapped.agent_iter(), strict=True):
+        assert agent == other
+        mine, theirs = native.last(), wrapped.last()
+        assert np.array_equal(mine[0]["observation"], theirs[0]["observation"])
+        assert np.array_equal(mine[0]["action_mask"], theirs[0]["action_mask"])
+        assert mine[1:] == theirs[1:]
+        if mine[2] or mine[3]:
+            action = None
+        else:
+            legal = np.flatnonzero(mine[0]["action_mask"])
+            action = int(legal[rng.randrange(len(legal))])
+        native.step(action)
+        wrapped.step(action)
+        steps += 1
+    assert native.agents == wrapped.agents == [] and steps > 100
+
+
+def test_the_raw_env_is_usable_before_reset_and_the_checked_one_is_not() -> None:
+    raw = raw_env("quick", 3)
+    assert raw.agents == raw.possible_agents and raw.num_agents == 3
+    checked = env("quick", 3)
+    with pytest.raises(AttributeError, match="num_agents cannot be accessed before reset"):
+        _ = checked.num_agents
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        _ = checked.nonsense
+    checked.reset(seed=1)
+    assert checked.num_agents == 3 and checked.unwrapped is checked
+    assert str(checked) == str(pettingzoos_wrappers("quick", 3)) == "gnoming_v0"
+
+
+def test_agent_iter_stops_after_max_iter_and_starts_again() -> None:
+    """As PettingZoo's ``AECIterable``: each loop over it counts ``max_iter`` afresh."""
+    for game in (raw_env("quick", 3), env("quick", 3)):
+        game.reset(seed=2)
+        agents = game.agent_iter(max_iter=2)
+        for _ in range(2):
+            seen = []
+            for agent in agents:
+                seen.append(agent)
+                legal = np.flatnonzero(game.observe(agent)["action_mask"])
+                game.step(int(legal[0]))
+            assert len(seen) == 2
+
+
+READ_AFTER_RESET = (
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "agent_selection",
+    "num_agents",
+    "_cumulative_rewards",
+)
+
+
+def test_the_raw_env_refuses_numbers_outside_the_space_with_a_code() -> None:
+    """``raw_env`` makes no wrapper's check, but the table still refuses what is no action."""
+    game = raw_env("standard", 3)
+    game.reset(seed=6)
+    before = game.table.state
+    for action in (42, -1, 10**20):
+        with pytest.raises(gr.GnomingError) as refused:
+            game.step(action)
+        assert refused.value.code == "bad-action"
+    assert game.table.state is before and game.table.moves == 0
+    legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    game.step(np.int64(legal))  # type: ignore[arg-type]
+    assert game.table.moves == 1

@@ -134,13 +134,21 @@ class ActionSpace:
             raise UsageError("bad-action", f"action {action} is not in 0 to {self.size - 1}")
         return self._moves[seat][action]
 
+    def seat_moves(self, seat: int) -> tuple[PlayerMove, ...]:
+        """Every action's move when ``seat`` makes it, by number (a seat the ruleset seats)."""
+        return self._moves[seat]
+
     def legal_actions(self, state: State) -> tuple[int, ...]:
         """The numbers of ``legal_moves(ruleset, state)``, ascending (empty while chance acts)."""
         return self._entry(state)[2]
 
     def mask(self, state: State) -> Mask:
         """A fresh 0/1 ``int8`` vector: 1 for each legal action in ``state``."""
-        return self._entry(state)[1].copy()
+        moves = legal_moves(self.ruleset, state)
+        found = self._masks.get(id(moves))  # _entry's look-up, written out: once a step
+        if found is None or found[0] is not moves:
+            found = self._entry(state)
+        return found[1].copy()
 
     def _entry(self, state: State) -> tuple[tuple[PlayerMove, ...], Mask, tuple[int, ...]]:
         """The cached mask and actions of ``state``'s legal moves.

@@ -39,6 +39,7 @@ class Table:
         self.move_limit = move_limit
         self.space: ActionSpace = action_space(ruleset)
         new_game(ruleset, players)  # refuses a player count the ruleset does not seat
+        self._seat_moves = tuple(self.space.seat_moves(seat) for seat in range(players))
         self.rng = random.Random()
         self.state: State = new_game(ruleset, players)
         self.moves = 0
@@ -71,12 +72,19 @@ class Table:
         if seat is None:
             raise UsageError("bad-action", "no seat moves: the game is over")
         rounds = len(state.scores)
-        state = self._settle(apply(self.ruleset, state, self.space.move(seat, action)))
+        moves = self._seat_moves[seat]
+        if type(action) is int and 0 <= action < len(moves):  # else move() says what is wrong
+            move = moves[action]
+        else:
+            move = self.space.move(seat, action)
+        state = apply(self.ruleset, state, move)
+        if state.is_chance:
+            state = self._settle(state)
         self.state = state
         self.moves += 1
-        ended = state.scores[rounds:]
-        if not ended:
+        if len(state.scores) == rounds:
             return None
+        ended = state.scores[rounds:]
         return tuple(sum(scores[other] for scores in ended) for other in range(self.players))
 
     def _settle(self, state: State) -> State:
