@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Final, get_args
+from typing import TYPE_CHECKING, Final, get_args
 
 from .cards import HAZARD, MULLIGAN, Face, a_card, face_text, is_face
 from .compiled import CompiledRules
@@ -112,9 +112,10 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
         ...     print(refusal.code, "under rule", refusal.rule)
         wrong-phase under rule 3.5
     """
-    handler = HANDLERS.get(type(move))
-    if handler is None:
-        raise TypeError(f"not a move: {move!r}")
+    try:
+        handler = HANDLERS[type(move)]
+    except KeyError:
+        raise TypeError(f"not a move: {move!r}") from None
     rules = ruleset.compiled
     known = rules.known
     if (
@@ -154,16 +155,18 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         >>> len(moves), moves[0], moves[-1]
         (9, Reveal(player=1, slot=0), Reveal(player=1, slot=8))
     """
-    if not isinstance(state, State):  # a seat's observation: decide on its stand-in
-        state = state.decision_state()
     rules = ruleset.compiled
     known = rules.known
-    if state is not known[0]:
+    if state is not known[0]:  # (the last state apply made is a State of these rules)
+        if not isinstance(state, State):  # a seat's observation: decide on its stand-in
+            state = state.decision_state()
         if (len(state.face_up), len(state.cards[0]), len(state.discard_piles)) not in (
             rules.state_shapes
         ):
             _refuse_foreign_state(rules, state)
         known[0] = state
+    if TYPE_CHECKING:  # known[0] is always a State
+        assert isinstance(state, State)
     phase = state.phase
     if phase is _DRAW:
         sources = rules.filled_piles(state.discard_piles)
