@@ -80,6 +80,7 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
             agent: spaces.Discrete(self.space.size) for agent in self.possible_agents
         }
         self._no_moves = np.zeros(self.space.size, dtype=np.int8)
+        self._cumulative_rewards = dict.fromkeys(self.possible_agents, 0.0)
         if self._ready_before_reset:
             self._begin()
 
@@ -209,20 +210,10 @@ class CheckedGnomingEnv(GnomingEnv):
     """
 
     _ready_before_reset: ClassVar[bool] = False
-
-    def __init__(
-        self,
-        ruleset: Ruleset | str = "standard",
-        players: int = 4,
-        *,
-        render_mode: str | None = None,
-        move_limit: int = DEFAULT_MOVE_LIMIT,
-    ) -> None:
-        self._has_reset = False
-        self._has_updated = False
-        super().__init__(ruleset, players, render_mode=render_mode, move_limit=move_limit)
-        self._actions = self.space.size
-        self._cumulative_rewards = dict.fromkeys(self.possible_agents, 0.0)  # as the wrapper
+    _has_reset: bool = False
+    """``reset`` was called (set on the instance from then on)."""
+    _has_updated: bool = False
+    """The environment stepped or was reset since ``agent_iter`` last gave an agent."""
 
     def __getattr__(self, name: str) -> Any:
         """Reached only for a missing attribute: before ``reset``, those it sets."""
@@ -251,7 +242,7 @@ class CheckedGnomingEnv(GnomingEnv):
         if not self.agents:
             EnvLogger.warn_step_after_terminated_truncated()
             return
-        if not (type(action) is int and 0 <= action < self._actions):  # else as the wrapper
+        if not (type(action) is int and 0 <= action < self.space.size):  # else as the wrapper
             agent = self.agent_selection
             finished = self.terminations[agent] or self.truncations[agent]
             if not (action is None and finished) and not self.action_space(agent).contains(action):

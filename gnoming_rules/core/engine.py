@@ -483,6 +483,21 @@ def _check_face_down(state: State, seat: int, slot: int, rule: str) -> None:
         )
 
 
+def _played(
+    cards: tuple[tuple[Face, ...], ...], face_up: tuple[int, ...], seat: int, slot: int, card: Face
+) -> tuple[tuple[tuple[Face, ...], ...], tuple[int, ...]]:
+    """The layouts and face-up masks once ``card`` lies face up in ``seat``'s ``slot``: what
+    a play and a bounce change. Built through list copies, each changed by one item: about
+    twice as fast as joining tuple slices, and every turn plays a card."""
+    row = list(cards[seat])
+    row[slot] = card
+    seats = list(cards)
+    seats[seat] = tuple(row)
+    ups = list(face_up)
+    ups[seat] |= 1 << slot
+    return tuple(seats), tuple(ups)
+
+
 def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     changed = list(items)  # a list copy and one set: about twice as fast as tuple slices
     changed[index] = value
@@ -589,16 +604,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
                 f"a mulligan in slot {slot} would make {count + 1} face-up mulligans in "
                 f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
             )
-    # the layouts and face_up with this slot changed, through lists: every turn places a
-    # card, and a list copy plus one item set is about twice as fast as slicing a tuple
-    row = list(layout)
-    row[slot] = held
-    seats = list(cards)
-    seats[seat] = tuple(row)
-    cards = tuple(seats)
-    ups = list(face_up)
-    ups[seat] = up | bit
-    face_up = tuple(ups)
+    cards, face_up = _played(cards, face_up, seat, slot, held)
     chain = not (up & bit)
     return _new(
         State,
@@ -627,15 +633,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     assert held is not None
     layout = cards[seat]
     displaced = layout[slot]
-    # the layouts and face_up with this slot changed, the same way as in _place
-    row = list(layout)
-    row[slot] = held
-    seats = list(cards)
-    seats[seat] = tuple(row)
-    cards = tuple(seats)
-    ups = list(face_up)
-    ups[seat] |= bit
-    face_up = tuple(ups)
+    cards, face_up = _played(cards, face_up, seat, slot, held)
     return _new(
         State,
         (first, rnd, phase, turn, cards, face_up, deck, piles, removed, displaced, False,
