@@ -165,3 +165,15 @@ def test_an_address_with_no_scheduler_is_a_typed_error() -> None:
         DaskValidator("tcp://127.0.0.1:9")
     assert refused.value.code == "dask-unavailable"
     assert "tcp://127.0.0.1:9" in refused.value.message
+
+
+def test_only_the_record_that_crashes_alone_is_reported(corpus: list[Path]) -> None:
+    """On one worker the scheduler queues the next files beside the crashing one, and they
+    die with it; with no retries they would be lost at once. Each is run again alone, so
+    only the crashing record gets the crash report."""
+    files = corpus[4:8]
+    expected = list(check_files(files, jobs=1, as_json=True))
+    with DaskValidator(workers=1, retries=0, check=_segfaults) as alone:
+        got = list(alone.check_files(files, as_json=True, chunk=1))
+    crashed = [files[index].name for index, report in enumerate(got) if report != expected[index]]
+    assert crashed == [CRASHING]

@@ -10,7 +10,8 @@ machine; with one, the client joins that scheduler, whose workers must have the 
 A worker lost mid-run loses nothing: the scheduler runs its tasks again elsewhere. A
 task that keeps killing its workers (``KilledWorker``, after the scheduler's
 ``allowed-failures``) is split into one task per file, and a file that still kills its
-worker gets a ``worker-crashed`` report (exit status 2) instead of stopping the run.
+worker, run again alone on the cluster, gets a ``worker-crashed`` report (exit status 2)
+instead of stopping the run.
 """
 
 from __future__ import annotations
@@ -192,12 +193,12 @@ class DaskValidator:
             part, future = flight.popleft()
             try:
                 reports: list[FileReport] = self._result(future)
-            except self._killed as killed:
+            except self._killed:
                 if len(part) > 1:  # find the file at fault: one task per file, in order
                     singles = [([path], submit([path])) for path in part]
                     flight.extendleft(reversed(singles))
                     continue
-                reports = [crash_report(part[0], as_json, _why(killed))]
+                reports = self._alone(part, flight, submit, as_json)
             except Exception as error:  # the check itself raised: a bug, still one report
                 if len(part) > 1:
                     singles = [([path], submit([path])) for path in part]
@@ -205,6 +206,34 @@ class DaskValidator:
                     continue
                 reports = [crash_report(part[0], as_json, f"{type(error).__name__}: {error}")]
             yield from reports
+
+    def _alone(
+        self,
+        part: list[str],
+        flight: deque[tuple[list[str], Any]],
+        submit: Callable[[list[str]], Any],
+        as_json: bool,
+    ) -> list[FileReport]:
+        """The report of a file whose task lost its workers, from a run with nothing else
+        on the cluster. A dying worker takes down every task the scheduler had queued on
+        it, so a file can be lost beside the one that crashes; only a file that kills its
+        worker on its own gets the ``worker-crashed`` report."""
+        for _, other in flight:  # let the tasks in flight end; each keeps its outcome
+            try:
+                self._result(other)
+            except UsageError:
+                raise
+            except Exception:  # met again, in order, when its turn comes
+                continue
+        try:
+            reports: list[FileReport] = self._result(submit(part))
+        except self._killed as killed:
+            return [crash_report(part[0], as_json, _why(killed))]
+        except UsageError:
+            raise
+        except Exception as error:  # the check itself raised: a bug, still one report
+            return [crash_report(part[0], as_json, f"{type(error).__name__}: {error}")]
+        return reports
 
     def _result(self, future: Any) -> Any:
         """The task's result; ``dask-unavailable`` once no worker has been up for
