@@ -396,6 +396,7 @@ def _one_hots(length: int) -> tuple[bytes, ...]:
 
 
 def _keep(cache: dict[Any, _Kept], key: Any, value: _Kept) -> _Kept:
+    """Store ``value`` under ``key`` (emptying a full cache first) and return it."""
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = value
@@ -403,8 +404,6 @@ def _keep(cache: dict[Any, _Kept], key: Any, value: _Kept) -> _Kept:
 
 
 def _remember(cache: dict[Any, Vector], key: Any, value: Vector) -> Vector:
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
+    """:func:`_keep` for a vector, made read-only first: the cache hands it out shared."""
     value.flags.writeable = False
-    cache[key] = value
-    return value
+    return _keep(cache, key, value)
