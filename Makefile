@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records bench-adapters golden schemas examples pictures clean
+.PHONY: demo test lint typecheck docs pytest order mutation fuzz bench bench-records bench-adapters golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ demo: $(STAMP)
 	$(BIN)/gnoming play --players 4 --seed 2026 --out examples/demo-game.json
 	$(BIN)/gnoming validate examples/demo-game.json
 
-test: lint typecheck docs pytest
+test: lint typecheck docs pytest order
 
 LINTED := gnoming_rules tests benchmarks examples docs/_ext
 
@@ -36,6 +36,12 @@ docs: $(STAMP)
 # Hypothesis profiles live in tests/conftest.py: ci is derandomized (same examples every run).
 pytest: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+
+# A tenth of the suite in a shuffled order (fixed seed): a test that passes only after, or
+# before, another fails here (tests/conftest.py's --shuffle and --sample; docs/testing.md).
+ORDER_SEED ?= 24
+order: $(STAMP)
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -p no:cacheprovider --shuffle $(ORDER_SEED) --sample 0.1
 
 # A long fuzzing run (hours): many more examples, random seeds, failures kept in .hypothesis/.
 fuzz: $(STAMP)

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face
 from gnoming_rules.core.cards import sorted_faces
+from gnoming_rules.testing import GameSetup, PlayedGame
 
 H: Face = HAZARD
 M: Face = MULLIGAN
@@ -369,3 +370,31 @@ def random_game(rules: gr.Ruleset, players: int, seed: int) -> gr.State:
         move = random_move(rules, state, rng)
         state = gr.apply(rules, state, move)
     raise AssertionError("the game did not end")
+
+
+def played_game(
+    ruleset: gr.Ruleset,
+    players: int,
+    moves: Sequence[gr.Move],
+    *,
+    first_player: int = 0,
+) -> PlayedGame:
+    """A :class:`~gnoming_rules.testing.PlayedGame` of exactly ``moves`` (each checked as
+    :func:`play` does), ready for :func:`~gnoming_rules.testing.record_game`."""
+    setup = GameSetup(ruleset, players, first_player)
+    states = [setup.new_game()]
+    for move in moves:
+        states.append(play(ruleset, states[-1], move))
+    return PlayedGame(setup, tuple(moves), tuple(states))
+
+
+def setup_reveals(ruleset: gr.Ruleset, state: gr.State) -> list[gr.Move]:
+    """The setup reveals :func:`reveal_all` plays by default, as moves (seat by seat, each
+    its lowest face-down slots)."""
+    moves: list[gr.Move] = []
+    while state.phase is gr.Phase.REVEAL:
+        seat = state.turn
+        slot = next(s for s in range(ruleset.slots) if not state.is_face_up(seat, s))
+        moves.append(gr.Reveal(seat, slot))
+        state = play(ruleset, state, moves[-1])
+    return moves

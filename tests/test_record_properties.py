@@ -32,11 +32,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from builders import STANDARD, H, arranged_deal, play, played_game, setup_reveals
 from hostile_inputs import hostile_files
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from record_mutations import Mutation, check_verdict, mutated, mutated_many, render
-from strategies import RecordedGame, recorded_games
+from record_mutations import (
+    REORDER,
+    Expect,
+    Mutation,
+    check_verdict,
+    context_of,
+    mutated,
+    mutated_many,
+    render,
+    reordered_deal_codes,
+)
+from strategies import RecordedGame, record_game, recorded_games
 
 import gnoming_rules as gr
 from gnoming_rules.cli import main
@@ -257,6 +268,32 @@ def test_a_mutated_record_gets_the_verdict_the_spec_says(
     case: tuple[RecordedGame, list[Mutation]], fmt: RecordFormat
 ) -> None:
     a_mutated_record_gets_the_verdict_the_spec_says(*case, fmt)
+
+
+def test_a_reordered_deal_that_turns_a_hazard_into_a_number_is_a_bad_record() -> None:
+    """A hazard's discard may name no pile; swap the hazard in the deal with a -2 and the
+    same entry is a -2's discard without a pile: ``bad-record`` at that move (the record
+    format's replay, step 5), which the mutation's expectation allows."""
+    rules = STANDARD
+    deal = arranged_deal(rules, 3, draw=[H])
+    top = rules.slots * 3 + rules.compiled.piles  # the draw pile's first card
+    assert deal.cards[top] == H
+    moves: list[gr.Move] = [deal]
+    moves += setup_reveals(rules, play(rules, gr.new_game(rules, 3, 0), deal))
+    moves += [gr.Draw(0), gr.Discard(0)]
+    recorded = record_game(played_game(rules, 3, moves), claims=False)
+    discard = len(moves) - 2  # the deal is no entry
+    assert recorded.data()["rounds"][0]["moves"][discard] == {"action": "discard", "player": 0}
+    minus_two = deal.cards.index(-2)
+    swapped = list(recorded.data()["rounds"][0]["deal"])
+    swapped[top], swapped[minus_two] = swapped[minus_two], swapped[top]
+    expect = Expect("either", reordered_deal_codes(context_of(recorded), 0), after=(0, 0))
+    mutation = Mutation("deal", REORDER, ("rounds", 0, "deal"), swapped, expect=expect)
+    verdict = verdict_of_file(render(mutation.apply(recorded.data()), "json"), ".json")
+    assert verdict.error is not None and verdict.error.code == "bad-record", verdict
+    assert (verdict.error.round, verdict.error.move) == (0, discard)
+    assert "must name a pile" in verdict.error.message
+    check_verdict(verdict, mutation)
 
 
 # --- arbitrary input ----------------------------------------------------------------------------
