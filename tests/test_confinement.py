@@ -59,7 +59,13 @@ def layout(tmp_path: Path) -> dict[str, Path]:
     (records / "link.yaml").symlink_to(outside / "tiny.yaml")
     (records / "secret-link.yaml").symlink_to(outside / "secret.yaml")
     (records / "out").symlink_to(outside, target_is_directory=True)
-    return {"records": records, "outside": outside, "root": tmp_path}
+    # A sibling whose name starts with the folder's: outside it, though its path string
+    # starts with the folder's path.
+    evil = tmp_path / f"{records.name}-evil"
+    evil.mkdir()
+    (evil / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    (records / "evil-link.yaml").symlink_to(evil / "tiny.yaml")
+    return {"records": records, "outside": outside, "evil": evil, "root": tmp_path}
 
 
 def error_of(verdict: Verdict) -> tuple[str, str]:
@@ -81,8 +87,11 @@ def test_an_absolute_path_inside_the_records_folder_may_be_named(layout: dict[st
 def escaping(layout: dict[str, Path]) -> list[str]:
     """References that leave the record's folder, to files that exist and do not, to a
     folder, to a file that is no ruleset, and through symlinks."""
-    outside = layout["outside"]
+    outside, evil = layout["outside"], layout["evil"]
     return [
+        "../records-evil/tiny.yaml",
+        str(evil / "tiny.yaml"),
+        "evil-link.yaml",
         "../outside/tiny.yaml",
         "../outside/missing.yaml",
         "../outside/secret.yaml",
@@ -113,6 +122,27 @@ def test_anything_else_is_refused_in_one_message_that_reads_nothing(
         messages.append(message.replace(json.dumps(reference), "<ref>"))
     # The same words whether the file exists, is a folder, is no ruleset, or is a link.
     assert len(set(messages)) == 1, set(messages)
+
+
+def test_a_sibling_whose_name_starts_with_the_folders_name_is_outside_it(
+    layout: dict[str, Path],
+) -> None:
+    """``records-evil/`` beside ``records/``: its path starts with the folder's path as a
+    string, but it is another folder, whether named, reached by a link, or trusted."""
+    records, evil = layout["records"], layout["evil"]
+    assert str(evil).startswith(str(records))
+    for reference in ("../records-evil/tiny.yaml", str(evil / "tiny.yaml"), "evil-link.yaml"):
+        path = write(records, record_naming(reference))
+        assert error_of(validate_file(path))[0] == "unknown-ruleset", reference
+    trusted = layout["root"] / "trusted"
+    trusted.mkdir()
+    beside = layout["root"] / "trusted-too"
+    beside.mkdir()
+    (beside / "tiny.yaml").write_text(TINY, encoding="utf-8")
+    path = write(records, record_naming(str(beside / "tiny.yaml")))
+    verdict = validate_file(path, resolver=RulesetResolver(trusted=[trusted]))
+    assert error_of(verdict)[0] == "unknown-ruleset"
+    assert validate_file(path, resolver=RulesetResolver(trusted=[beside])).valid
 
 
 def test_extends_in_a_file_of_the_folder_obeys_the_same_rule(layout: dict[str, Path]) -> None:
