@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import Face
+from ..core.cards import Face, sorted_faces
 from ..core.engine import apply, new_game
 from ..core.entries import card_claim
 from ..core.errors import INPUT_ERROR_CODES, RecordError
@@ -90,7 +90,8 @@ def redact(
         last = stop_move if index == stop_round and stop_move is not None else None
         for number, (entry, move) in enumerate(zip(round_.moves, moves, strict=True)):
             if number == last:
-                entries.append(_unreplayed(entry, move, state))
+                claim_refused = error is not None and error.code == "card-mismatch"
+                entries.append(_unreplayed(rules, entry, state, keep_card=claim_refused))
                 break
             after = _apply(rules, state, move)
             entries.append(_public_entry(entry, move, state, after))
@@ -152,28 +153,44 @@ def _public_entry(
     return public
 
 
-def _unreplayed(entry: Mapping[str, Any], move: Move, before: State) -> dict[str, Any]:
-    """The refused move's entry (or the one whose claim is false): its own ``card`` if it
-    has one; else, where the public form requires one, the card the full state holds there
-    (any face will do: the refusal comes before the card is looked at)."""
+def _unreplayed(
+    rules: Ruleset, entry: Mapping[str, Any], before: State, *, keep_card: bool
+) -> dict[str, Any]:
+    """The refused move's entry. A false claim keeps its ``card`` (the claim is what was
+    refused); a move refused for a rule names, where the public form requires a card, one
+    the whole table sees (any face will do: the refusal comes before the card is read, and
+    a face-down card or the draw pile's top was seen by nobody)."""
     public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
+    if not keep_card:
+        public.pop("card", None)
     if "card" not in public and public["action"] in _REQUIRED:
-        public["card"] = _card_there(public, before)
+        public["card"] = _card_in_sight(rules, public, before)
     return public
 
 
-def _card_there(entry: Mapping[str, Any], state: State) -> Face:
-    """A card the full state holds where ``entry`` looks, or else any card of the table."""
+def _card_in_sight(rules: Ruleset, entry: Mapping[str, Any], state: State) -> Face:
+    """A card the whole table sees: the one where ``entry`` looks if it is face up, else
+    a discard pile's top, else any face-up card, else the deck's lowest face (the ruleset
+    tells it)."""
     player, slot = entry.get("player"), entry.get("slot")
-    if entry["action"] == "draw":
-        if entry.get("source") == "deck" and state.draw_pile:
-            return state.draw_pile[0]
-    elif type(player) is int and type(slot) is int and 0 <= player < state.players:
-        layout = state.cards[player]
-        if 0 <= slot < len(layout):
-            return layout[slot]
+    seats = range(state.players)
+    if (
+        entry["action"] != "draw"
+        and type(player) is int
+        and type(slot) is int
+        and player in seats
+        and 0 <= slot < rules.slots
+        and state.is_face_up(player, slot)
+    ):
+        return state.cards[player][slot]
     tops = [pile[-1] for pile in state.discard_piles if pile]
-    return tops[0] if tops else state.cards[0][0]
+    if tops:
+        return tops[0]
+    for seat in seats:
+        for there in range(rules.slots):
+            if state.is_face_up(seat, there):
+                return state.cards[seat][there]
+    return sorted_faces(rules.compiled.deck)[0]
 
 
 __all__ = ["redact"]
