@@ -43,6 +43,12 @@ ORDER_SEED ?= 24
 order: $(STAMP)
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -p no:cacheprovider --shuffle $(ORDER_SEED) --sample 0.1
 
+# The suite's strength: each planted source bug of tests/mutants.py applied to a temporary
+# copy of the package, its targeted tests run against it; prints the kill rate and the time
+# each kill took (docs/testing.md, "Mutation"). Long: run it niced, not in make test.
+mutation: $(STAMP)
+	nice $(BIN)/python tests/mutation.py
+
 # A long fuzzing run (hours): many more examples, random seeds, failures kept in .hypothesis/.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
