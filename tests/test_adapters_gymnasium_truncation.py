@@ -36,12 +36,3 @@ def test_an_episode_is_truncated_at_the_move_limit() -> None:
 @given(st.integers(8, 120), st.integers(0, 2**16), st.integers(0, 2))
 def test_truncation_is_exactly_at_the_move_limit(limit: int, seed: int, seat: int) -> None:
     truncated_exactly_at_the_limit(limit, seed, seat)
-
-
-TRUNCATION_PROPERTIES = {
-    "gymnasium-truncation": (
-        truncated_exactly_at_the_limit,
-        (st.integers(8, 120), st.integers(0, 2**16), st.integers(0, 2)),
-    )
-}
-"""Property name -> (check, strategies for its arguments), for the mutation kit."""

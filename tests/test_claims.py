@@ -10,7 +10,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from builders import STANDARD
+from builders import STANDARD, arranged_deal, chain_layout, play, played_game, setup_reveals
 from hypothesis import event, given, settings
 from strategies import (
     GameSetup,
@@ -113,6 +113,21 @@ def test_no_winners_claimed_for_a_single_winner_is_a_result_mismatch() -> None:
     assert code_at(verdict_on(data)) == ("result-mismatch", None, None)
 
 
+def test_a_bounces_card_claim_is_written_and_checked() -> None:
+    """A bounce shows the card it displaced: the Recorder writes it as the entry's
+    ``card``, and another face there is ``card-mismatch`` at that move."""
+    deal = arranged_deal(STANDARD, 3, layouts={0: chain_layout(1, 2, 5, 9)}, draw=[5])
+    moves: list[gr.Move] = [deal]
+    moves += setup_reveals(STANDARD, play(STANDARD, gr.new_game(STANDARD, 3, 0), deal))
+    moves += [gr.Draw(0), gr.Place(0, 2), gr.Bounce(0, 3)]
+    data = record_game(played_game(STANDARD, 3, moves), claims=True).data()
+    bounce = len(moves) - 2
+    entry = data["rounds"][0]["moves"][bounce]
+    assert entry == {"action": "bounce", "player": 0, "slot": 3, "card": 5}
+    entry["card"] = 7
+    assert code_at(verdict_on(data)) == ("card-mismatch", 0, bounce)
+
+
 # --- properties -------------------------------------------------------------------------------
 
 CLAIMED_GAMES = recorded_games(played_games(tie_prone_setups(), complete=True), claims=True)
@@ -148,7 +163,3 @@ def claims_are_checked_seat_by_seat(recorded: RecordedGame) -> None:
 @given(CLAIMED_GAMES)
 def test_claims_are_checked_seat_by_seat(recorded: RecordedGame) -> None:
     claims_are_checked_seat_by_seat(recorded)
-
-
-CLAIM_PROPERTIES = {"claims-seat-by-seat": (claims_are_checked_seat_by_seat, (CLAIMED_GAMES,))}
-"""Property name -> (check, strategies for its arguments), for the mutation kit."""

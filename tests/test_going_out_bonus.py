@@ -62,7 +62,3 @@ def going_out_bonus_follows_rule_8_6(ending: RoundEnding) -> None:
 @given(round_endings())
 def test_going_out_bonus_follows_rule_8_6(ending: RoundEnding) -> None:
     going_out_bonus_follows_rule_8_6(ending)
-
-
-GOING_OUT_PROPERTIES = {"going-out-bonus": (going_out_bonus_follows_rule_8_6, (round_endings(),))}
-"""Property name -> (check, strategies for its arguments), for the mutation kit."""

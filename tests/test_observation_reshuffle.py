@@ -49,9 +49,3 @@ def reshuffle_due_views_hide_the_drawn_card(game: PlayedGame) -> None:
 @given(reshuffle_due_games())
 def test_while_a_reshuffle_is_due_the_drawn_card_stays_hidden(game: PlayedGame) -> None:
     reshuffle_due_views_hide_the_drawn_card(game)
-
-
-RESHUFFLE_VIEW_PROPERTIES = {
-    "reshuffle-view-hides": (reshuffle_due_views_hide_the_drawn_card, (reshuffle_due_games(),))
-}
-"""Property name -> (check, strategies for its arguments), for the mutation kit."""

@@ -130,9 +130,3 @@ def test_a_false_claim_keeps_its_card() -> None:
     data["rounds"][0]["moves"].append({"action": "draw", "player": 0, "source": "deck", "card": 3})
     public = _public(data)
     assert _last_card(public) == 3  # the claim refused, as it was made
-
-
-REDACT_PROPERTIES = {
-    "redact-unfinished": (public_names_only_what_was_seen, (cut_mid_round(), st.booleans()))
-}
-"""Property name -> (check, strategies for its arguments), for the mutation kit."""

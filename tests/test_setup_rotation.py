@@ -81,12 +81,3 @@ def played_games_of(rules: gr.Ruleset, players: int, first_player: int, seed: in
 @given(played_games(multi_round_setups(), complete=True))
 def test_reveals_start_with_the_rounds_first_player(game: PlayedGame) -> None:
     reveals_start_with_the_rounds_first_player(game)
-
-
-SETUP_PROPERTIES = {
-    "setup-rotation": (
-        reveals_start_with_the_rounds_first_player,
-        (played_games(multi_round_setups(), complete=True),),
-    )
-}
-"""Property name -> (check, strategies for its arguments), for the mutation kit."""
