@@ -52,9 +52,7 @@ def _import_the_whole_library() -> frozenset[str]:
     """Import every module of ``gnoming_rules`` (those whose optional extra is missing stay
     out, the same for every test) and return the library's module names now loaded."""
     for module in pkgutil.walk_packages(gnoming_rules.__path__, "gnoming_rules."):
-        if module.name.rpartition(".")[2] == "__main__":
-            continue  # running it is the command line
-        try:
+        try:  # __main__ included: it runs the command line only as a script
             importlib.import_module(module.name)
         except ImportError:
             continue
@@ -73,8 +71,9 @@ LIBRARY_MODULES = _import_the_whole_library()
 def _no_library_module_loads_late() -> Iterator[None]:
     """A library module first imported by a test would change what Hypothesis draws in the
     tests after it: fail that test, loudly, rather than the innocent one later."""
+    before = _library_modules()
     yield
-    late = _library_modules() - LIBRARY_MODULES
+    late = _library_modules() - before
     assert not late, f"imported during the test, not by tests/conftest.py: {sorted(late)}"
 
 
