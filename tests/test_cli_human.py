@@ -122,3 +122,10 @@ def test_typed_moves_read_as_the_record_writes_them(text: str, move: object) -> 
 def test_a_line_that_is_no_move_says_why(text: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         parse_move(text, 0, 3)
+
+
+def test_a_pile_past_the_second_is_read_under_a_ruleset_that_has_it() -> None:
+    assert parse_move("draw discard 2", 0, 3, piles=3) == Draw(0, 2)
+    assert parse_move("discard 3", 0, 3, piles=4) == Discard(0, 3)
+    with pytest.raises(ValueError, match="pile"):
+        parse_move("draw discard 3", 0, 3, piles=3)

@@ -46,8 +46,10 @@ def move_words(move: PlayerMove) -> str:
     return " ".join(words)
 
 
-def parse_move(text: str, seat: int, players: int) -> PlayerMove:
-    """The move that ``text`` types for ``seat``; ``ValueError`` says why it is none."""
+def parse_move(text: str, seat: int, players: int, piles: int = 2) -> PlayerMove:
+    """The move that ``text`` types for ``seat`` at a table of ``players`` seats and
+    ``piles`` discard piles (the ruleset's ``discard.piles``); ``ValueError`` says why it
+    is none."""
     words = text.split()
     if not words:
         raise ValueError("nothing typed")
@@ -75,7 +77,7 @@ def parse_move(text: str, seat: int, players: int) -> PlayerMove:
     if rest:
         raise ValueError(f"too many words: {' '.join(rest)!r}")
     try:
-        move = move_from_entry(entry, players)
+        move = move_from_entry(entry, players, piles=piles)
     except GnomingError as error:
         raise ValueError(error.message) from None
     if isinstance(move, Reshuffle):  # not an action a seat types
@@ -125,7 +127,7 @@ class TerminalPlayer:
                 self.write(self.menu(ruleset, state, allowed))
                 continue
             try:
-                move = parse_move(text, self.seat, state.players)
+                move = parse_move(text, self.seat, state.players, ruleset.compiled.piles)
             except ValueError as problem:
                 self.write(f"not a move: {problem} (? lists your moves)")
                 continue
