@@ -38,8 +38,10 @@ from ..core.cards import Face
 from ..core.errors import (
     INT64_MAX,
     INT64_MIN,
+    MAX_PROBLEMS,
     DuplicateKeyError,
     RecordError,
+    RecordProblem,
     UnreadableYamlError,
     one_line,
     quoted,
@@ -590,19 +592,23 @@ def _load_yaml(raw: bytes) -> object:
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:
-    """The first problem of a pydantic error as a ``bad-record`` :class:`RecordError`."""
+    """Every problem of a pydantic error (at most :data:`MAX_PROBLEMS`), as one
+    ``bad-record`` :class:`RecordError` located at the first."""
     details = error.errors(include_url=False)
-    first = details[0]
-    loc = _strip_tags(first["loc"])
-    message = _message(first)
-    if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
+    problems = [_problem(detail) for detail in details[:MAX_PROBLEMS]]
+    return RecordError.of(problems, len(details))
+
+
+def _problem(detail: ErrorDetails) -> RecordProblem:
+    """One problem of a pydantic error: its path and message, and the move it lies in."""
+    raw = tuple(detail["loc"])
+    loc = _strip_tags(raw)
+    message = _message(detail)
+    if detail["type"] == "union_tag_invalid" or detail["type"] == "union_tag_not_found":
         loc = (*loc, "action")
     path = field_path(loc)
-    more = len(details) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    text = f"{path}: {message}{tail}" if path else f"{message}{tail}"
     round_index, move_index = _move_location(loc)
-    return RecordError("bad-record", text, round_index, move_index)
+    return RecordProblem(round_index, move_index, f"{path}: {message}" if path else message)
 
 
 def _strip_tags(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
@@ -628,18 +634,6 @@ def _move_location(loc: tuple[int | str, ...]) -> tuple[int | None, int | None]:
     return None, None
 
 
-_KIND = {
-    "int_type": "an integer",
-    "int_parsing": "an integer",
-    "string_type": "a string",
-    "list_type": "a list",
-    "dict_type": "a mapping",
-    "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
-    "bool_type": "true or false",
-}
-
-
 _OUT_OF_RANGE = f"must be an integer from {INT64_MIN} to {INT64_MAX} (64 bits), got "
 
 
@@ -647,16 +641,8 @@ def _message(error: ErrorDetails) -> str:
     kind = error["type"]
     given = error.get("input")
     context = error.get("ctx") or {}
-    if kind in _KIND:
-        if not error["loc"] and kind in ("model_type", "dict_type"):
-            return f"a record must be a mapping (a JSON object), got {quoted(given)}"
-        return f"must be {_KIND[kind]}, got {quoted(given)}"
-    if kind == "json_invalid":
-        return f"not valid JSON: {context.get('error', error['msg'])}"
-    if kind == "union_tag_invalid":
-        return f"unknown action {quoted(context.get('tag'))} (one of {', '.join(ACTIONS)})"
-    if kind == "union_tag_not_found":
-        return "missing field"
+    if not error["loc"] and kind in ("model_type", "dict_type"):
+        return f"a record must be a mapping (a JSON object), got {quoted(given)}"
     if kind == "card_face" and type(given) is int and not INT64_MIN <= given <= INT64_MAX:
         return _OUT_OF_RANGE + quoted(given)
     if kind in ("card_face", "ruleset_ref"):
@@ -677,7 +663,7 @@ def _message(error: ErrorDetails) -> str:
         return f"must be at least {context.get('ge')}, got {quoted(given)}"
     if kind == "too_short":
         return f"must not be empty, got {quoted(given)}"
-    return problem_words(error)
+    return problem_words(error, model=AnyRecord)
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -45,7 +45,9 @@ def describe(label: str, replay: Replay) -> str:
     headline = f"{label}: {'INVALID' if verdict.exit_status == 1 else 'NOT PLAYABLE'}"
     headline += f"{where}: {error.code}"
     if replay.state is None or replay.ruleset is None:
-        return f"{headline}: {error.message}"
+        others = error.problems[1:]  # every fault of the structure, the first in the headline
+        return "\n".join([f"{headline}: {error.message}",
+                          *(f"{INDENT}{problem.message}" for problem in others)])  # fmt: skip
     lines = [headline]
     if replay.entry is not None and error.move is not None:
         lines.append(f"{INDENT}move {error.move}: {_entry_text(replay.entry)}")
