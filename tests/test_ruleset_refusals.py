@@ -42,7 +42,12 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("int as text", {"rounds": "3"}, "rounds", "must be an integer, got '3'"),
     ("int as float", {"hazard": {"penalty": 10.5}}, "hazard.penalty", "10.5"),
     ("unknown field", {"bouncing": False}, "bouncing", "unknown field"),
-    ("unknown nested field", {"hazard": {"flip": "none"}}, "hazard.flip", "unknown field — did you mean flips?"),
+    (
+        "unknown nested field",
+        {"hazard": {"flip": "none"}},
+        "hazard.flip",
+        "unknown field — did you mean flips?",
+    ),
     ("min > max", {"players": {"min": 5, "max": 4}}, "players.min", "greater than players.max"),
     (
         "reveals > grid",
