@@ -178,7 +178,7 @@ def _status(frame: Frame, opening: str = "the deal") -> str:
 def _scores(state: State, names: Sequence[str]) -> str:
     """The score table: each finished round, the totals, the winners once the game is over."""
     rounds = len(state.scores)
-    head = "".join(f"<th>R{index + 1}</th>" for index in range(rounds))
+    head = "".join(f"<th>R{index}</th>" for index in range(rounds))  # rounds from 0
     winners = set(state.winners)
     lines = []
     for seat, name in enumerate(names):
