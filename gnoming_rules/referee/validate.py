@@ -680,14 +680,14 @@ def _learn(seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face) -
     from the draw pile, displaced or turned up), counted by :class:`Seen`."""
     if type(move) is Reveal or type(move) is Flip:
         seat, slot = move.player, move.slot
-        seen.learn(card, f"seat {seat} {CLAIM_VERBS[type(move)]}")
+        seen.learn(card, f"seat {seat} {CLAIM_VERBS[type(move)]}", after)
         layout = after.cards[seat]
         cards = (*layout[:slot], card, *layout[slot + 1 :])
         return after._replace(cards=(*after.cards[:seat], cards, *after.cards[seat + 1 :]))
     if type(move) is Draw:
-        seen.drawn(card, after.turn)
+        seen.drawn(card, after.turn, after)
     else:
-        seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}")
+        seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}", after)
     return after._replace(held=card)
 
 
