@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..core.errors import UsageError
+from ..extras import need
 from ..referee.batch import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import Replay, replay_file
 from .events import COUNTERS, EventLog, RoundEvents, game_counts, round_row
-from .extras import need
 
 Progress = Callable[[int], None]
 """Told how many records are done so far."""
