@@ -24,14 +24,14 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, NotRequired, TypeAlias
+from typing import Annotated, Any, Final, Literal, NotRequired, TypeAlias
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 from pydantic.annotated_handlers import GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, ErrorDetails, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, core_schema, from_json
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ..core.cards import Face
@@ -48,6 +48,7 @@ from ..core.errors import (
     quoted_key,
 )
 from ..core.fields import StrictModel, field_path, problem_words
+from ..core.ruleset import MAX_DECK, MAX_PLAYERS, MAX_ROUNDS
 from .reading import read_regular_file
 from .safe_yaml import load_yaml
 
@@ -55,6 +56,7 @@ __all__ = [
     "ACTIONS",
     "FORMAT",
     "MAX_RECORD_BYTES",
+    "MAX_YAML_BYTES",
     "PUBLIC_ADAPTER",
     "RECORD_ADAPTER",
     "SCHEMA_ADAPTER",
@@ -94,6 +96,15 @@ __all__ = [
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
+
+MAX_YAML_BYTES = 2 * 1024 * 1024
+"""Largest YAML record accepted (2 MiB): YAML is read in Python, event by event, about
+twenty times slower than JSON, so a larger one is refused unread and any YAML record is
+answered within seconds (a whole game written by hand is a few tens of KB)."""
+
+SHAPE_CHECK_BYTES = 1024 * 1024
+"""A JSON record larger than this is first read as plain data (fast) to refuse a list no
+ruleset allows before the record's models are built (:func:`_refuse_impossible_lengths`)."""
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """Largest record accepted (16 MiB; a whole standard game of 7 players is about 60 KB).
@@ -462,6 +473,12 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
         raw = raw[3:]
     if format is None:
         format = "json" if raw.lstrip()[:1] == b"{" else "yaml"
+    if format == "yaml" and len(raw) > MAX_YAML_BYTES:
+        raise RecordError(
+            "bad-record",
+            f"a YAML record may be at most {MAX_YAML_BYTES // (1024 * 1024)} MiB (this one is "
+            f"{len(raw):,} bytes): write a record this large as JSON",
+        )
     public = False
     try:
         if format == "json":
@@ -469,6 +486,7 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
             return _read_json(raw, public)
         document = _load_yaml(raw)
         public = isinstance(document, dict) and document.get("information") == "public"
+        _refuse_impossible_lengths(document, public)
         if public:
             return PUBLIC_ADAPTER.validate_python(document)
         return RECORD_ADAPTER.validate_python(document)
@@ -481,6 +499,80 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
         raise
     except RecursionError:
         raise RecordError("bad-record", "the input is nested too deeply") from None
+
+
+def _json_outline(raw: bytes) -> object:
+    """The JSON document as plain data, read by pydantic's own JSON reader (in Rust), or
+    ``None`` when it is no JSON object: the model's reader then says why. For a large
+    document this is both faster and several times smaller than building the models
+    straight from the bytes, whose intermediate form takes about 50 bytes a value."""
+    try:
+        outline = from_json(raw, cache_strings="keys")
+    except ValueError:
+        return None
+    return outline if isinstance(outline, dict) else None
+
+
+_LONGEST: Final = {
+    "rounds": MAX_ROUNDS,
+    "deal": MAX_DECK,
+    "cards": MAX_DECK,
+    "removed": MAX_DECK,
+    "players": MAX_PLAYERS,
+}
+"""The lists of a record whose length no ruleset allows past a bound (rule 2.2, 1.1, 2.1):
+a game has at most 100 rounds, a deck at most 10,000 cards, a table at most 100 seats."""
+
+
+_Place: TypeAlias = tuple[str | int, ...]
+_TooLong: TypeAlias = tuple[_Place, int, int]
+"""A list past its bound: where, its length, the bound."""
+
+
+def _refuse_impossible_lengths(document: object, public: bool) -> None:
+    """Refuse, before the record's models are built, a list longer than any ruleset allows
+    (:data:`_LONGEST`): a hostile record of a million rounds or a deal of millions of cards
+    is answered in the time it takes to read, not in the time to build every model. A deal
+    is ``bad-deal`` at its round (rule 3.1: it must hold the deck exactly); any other list
+    is ``bad-record`` at its path. Moves are not bounded: a round with reshuffles has no
+    longest length."""
+    if not isinstance(document, dict):
+        return
+    found: list[_TooLong] = []
+    for key in ("rounds", "players"):
+        _check_length(document.get(key), (key,), found)
+    rounds = document.get("rounds")
+    for index, round_ in enumerate(rounds if isinstance(rounds, list) else ()):
+        if found or not isinstance(round_, dict):
+            break
+        _check_length(round_.get("deal"), ("rounds", index, "deal"), found)
+        start = round_.get("start")
+        if isinstance(start, dict):
+            _check_length(start.get("removed"), ("rounds", index, "start", "removed"), found)
+        moves = round_.get("moves")
+        for number, move in enumerate(moves if isinstance(moves, list) else ()):
+            if isinstance(move, dict) and isinstance(move.get("cards"), list):
+                _check_length(move["cards"], ("rounds", index, "moves", number, "cards"), found)
+    if not found:
+        return
+    location, length, most = found[0]
+    path = field_path(location)
+    round_index, move_index = _move_location(location)
+    if location[-1] == "deal":
+        message = (
+            f"{path}: the deal must hold exactly the whole deck, and no deck holds more "
+            f"than {most:,} cards: got {length:,}"
+        )
+        dealt = location[1] if isinstance(location[1], int) else None
+        raise RecordError("bad-deal", message, dealt, None, public=public)
+    message = f"{path}: at most {most:,} items, as no ruleset allows more: got {length:,}"
+    raise RecordError("bad-record", message, round_index, move_index, public=public)
+
+
+def _check_length(value: object, location: _Place, found: list[_TooLong]) -> None:
+    most = _LONGEST[str(location[-1])]
+    if isinstance(value, list) and len(value) > most:
+        found.append((location, len(value), most))
 
 
 def _read_json(raw: bytes, public: bool) -> AnyRecord:
@@ -497,11 +589,18 @@ def _read_json(raw: bytes, public: bool) -> AnyRecord:
     adapter: TypeAdapter[Record] | TypeAdapter[PublicRecord] = (
         PUBLIC_ADAPTER if public else RECORD_ADAPTER
     )
+    outline = _json_outline(raw) if len(raw) > SHAPE_CHECK_BYTES else None
     try:
-        record = adapter.validate_json(raw)
+        if outline is None:
+            record = adapter.validate_json(raw)
+        else:  # a large document: its lengths checked, then its models built from the data
+            if raw.count(b":") > _keys_in(outline):  # a key given twice comes first
+                _refuse_duplicate_keys(raw)
+            _refuse_impossible_lengths(outline, public)
+            record = adapter.validate_python(outline)
     except PydanticValidationError as error:
-        if error.errors(include_url=False)[0]["type"] != "json_invalid":
-            _refuse_duplicate_keys(raw)
+        if outline is None and error.errors(include_url=False)[0]["type"] != "json_invalid":
+            _refuse_duplicate_keys(raw)  # (a large document's keys were counted above)
         raise
     if raw.count(b":") > _key_count(record):
         _refuse_duplicate_keys(raw)
@@ -555,9 +654,14 @@ def _refuse_duplicate_keys(raw: bytes) -> None:
                 if key in seen:
                     raise _duplicate_key(location, key)
                 seen.add(key)
-                queue.append(((*location, key), value))
-        elif isinstance(node, list):
-            queue.extend(((*location, index), value) for index, value in enumerate(node))
+                if isinstance(value, list):  # a _Pairs too; a scalar holds no key
+                    queue.append(((*location, key), value))
+        elif isinstance(node, list):  # only the containers: a list of millions of numbers
+            queue.extend(  # is walked in a second, not a minute
+                ((*location, index), value)
+                for index, value in enumerate(node)
+                if isinstance(value, list)
+            )
 
 
 def _drop(text: str) -> None:
