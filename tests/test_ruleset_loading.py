@@ -402,5 +402,5 @@ def test_every_fault_of_a_file_is_reported_at_once_with_its_field(tmp_path: Path
         gr.load_ruleset(values)
     assert [p.path for p in caught.value.problems] == ["rounds", "layout.rows", "layout.cols"]
     assert str(caught.value.problems[1]) == (
-        f"{values}: layout.rows: input should be less than or equal to 5, got 9"
+        f"{values}: layout.rows: must be at most 5, got 9"
     )

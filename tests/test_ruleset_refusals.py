@@ -16,10 +16,10 @@ from gnoming_rules.core.ruleset import MAX_SCORE_VALUE
 
 REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     # (case, override of standard, field the message must start with, what it must say)
-    ("rows 1", {"layout": {"rows": 1}}, "layout.rows", "greater than or equal to 2, got 1"),
-    ("rows 6", {"layout": {"rows": 6}}, "layout.rows", "less than or equal to 5, got 6"),
-    ("cols 1", {"layout": {"cols": 1}}, "layout.cols", "greater than or equal to 2, got 1"),
-    ("cols 6", {"layout": {"cols": 6}}, "layout.cols", "less than or equal to 5, got 6"),
+    ("rows 1", {"layout": {"rows": 1}}, "layout.rows", "must be at least 2, got 1"),
+    ("rows 6", {"layout": {"rows": 6}}, "layout.rows", "must be at most 5, got 6"),
+    ("cols 1", {"layout": {"cols": 1}}, "layout.cols", "must be at least 2, got 1"),
+    ("cols 6", {"layout": {"cols": 6}}, "layout.cols", "must be at most 5, got 6"),
     ("negative copies", {"deck": {"numbers": {5: -1}}}, "deck.numbers.5", "got -1"),
     ("zero copies", {"deck": {"numbers": {5: 0}}}, "deck.numbers.5", "got 0"),
     ("face 0", {"deck": {"numbers": {0: 2}}}, "deck.numbers", "0 is not a card face"),
@@ -34,7 +34,7 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
         "'reshuffle' or 'end_round', got 'stop'",
     ),
     ("negative mulligan limit", {"mulligan": {"max_face_up": -1}}, "mulligan.max_face_up", "-1"),
-    ("rounds 0", {"rounds": 0}, "rounds", "greater than or equal to 1, got 0"),
+    ("rounds 0", {"rounds": 0}, "rounds", "must be at least 1, got 0"),
     ("players 0", {"players": {"min": 0}}, "players.min", "got 0"),
     ("reveal -1", {"layout": {"face_up_at_start": -1}}, "layout.face_up_at_start", "got -1"),
     ("bool as text", {"bounce": "no"}, "bounce", "must be true or false, got 'no'"),

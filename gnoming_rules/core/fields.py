@@ -178,6 +178,14 @@ _KIND: Final = {
 }
 """Pydantic's type errors, by the kind of value a field needs."""
 
+_BOUND: Final = {
+    "greater_than_equal": ("at least", "ge"),
+    "greater_than": ("more than", "gt"),
+    "less_than_equal": ("at most", "le"),
+    "less_than": ("less than", "lt"),
+}
+"""Pydantic's bound errors: the words, and the key of the bound in the error's context."""
+
 
 def problem_words(
     problem: ErrorDetails, *, python: bool = False, model: object | None = None
@@ -205,8 +213,16 @@ def problem_words(
         return f"unknown {name} {quoted(tag, python=python)} (one of {listed})" + did_you_mean(
             tag, options
         )
+    got = quoted(given, python=python)
     if kind in _KIND:
-        return f"must be {_KIND[kind]}, got {quoted(given, python=python)}"
+        return f"must be {_KIND[kind]}, got {got}"
+    if kind == "literal_error":
+        return f"must be {context.get('expected', '?')}, got {got}"
+    if kind in _BOUND:
+        words, key = _BOUND[kind]
+        return f"must be {words} {context.get(key, '?')}, got {got}"
+    if kind == "too_short" and context.get("min_length", 1) == 1:
+        return f"must not be empty, got {got}"
     if kind == "json_invalid":
         return f"not valid JSON: {context.get('error', problem['msg'])}"
     text = problem["msg"]

@@ -753,8 +753,6 @@ def _message(error: ErrorDetails) -> str:
         return f"{error['msg']}, got {quoted(given)}"
     if kind == "literal_error" and tuple(error["loc"]) == ("information",):
         return f"must be full or public, got {quoted(given)}"
-    if kind == "literal_error":
-        return f"must be {context.get('expected', '?')}, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
         return f"must be 64 lowercase hex digits, got {quoted(given)}"
     if kind == "greater_than_equal" and error["loc"][-1:] == ("pile",):
@@ -763,10 +761,6 @@ def _message(error: ErrorDetails) -> str:
         return _OUT_OF_RANGE + quoted(given)
     if kind == "greater_than_equal" and context.get("ge") == INT64_MIN:
         return _OUT_OF_RANGE + quoted(given)
-    if kind == "greater_than_equal":
-        return f"must be at least {context.get('ge')}, got {quoted(given)}"
-    if kind == "too_short":
-        return f"must not be empty, got {quoted(given)}"
     return problem_words(error, model=AnyRecord)
 
 
