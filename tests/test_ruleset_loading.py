@@ -401,6 +401,4 @@ def test_every_fault_of_a_file_is_reported_at_once_with_its_field(tmp_path: Path
     with pytest.raises(gr.RulesetError) as caught:
         gr.load_ruleset(values)
     assert [p.path for p in caught.value.problems] == ["rounds", "layout.rows", "layout.cols"]
-    assert str(caught.value.problems[1]) == (
-        f"{values}: layout.rows: must be at most 5, got 9"
-    )
+    assert str(caught.value.problems[1]) == (f"{values}: layout.rows: must be at most 5, got 9")
