@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest order mutation fuzz bench bench-records bench-adapters golden schemas examples pictures clean
+.PHONY: demo test check lint typecheck docs pytest order mutation fuzz bench bench-records bench-adapters golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,18 @@ demo: $(STAMP)
 	$(BIN)/gnoming validate examples/demo-game.json
 
 test: lint typecheck docs pytest order
+
+# The edit-test loop (about a minute): lint, types and the fast tests, the files below with
+# Hypothesis's dev profile; `make test` stays the full suite. A test file joins the list
+# when it runs in seconds (the rules, records, verdicts, rulesets, views, escaping).
+CHECK_TESTS := $(addprefix tests/test_,rules_1_cards rules_2_players_rounds_layout \
+	rules_3_setup rules_4_turn rules_5_bouncing rules_6_hazards rules_7_mulligans \
+	rules_8_end_and_scoring rules_9_winning entries record record_problems validate \
+	examples ruleset_loading ruleset_refusals snapshot observation render rulebook \
+	refusal_evidence explain scoring_input views markup_escaping safe_yaml yaml_dialect \
+	public_records engine_misuse)
+check: lint typecheck
+	HYPOTHESIS_PROFILE=dev $(BIN)/pytest $(addsuffix .py,$(CHECK_TESTS))
 
 LINTED := gnoming_rules tests benchmarks examples docs/_ext
 

@@ -11,7 +11,13 @@ read from a file and from standard input; their peak must stay under 1 GiB.
 Shapes: ``plain`` is what ``gnoming play`` writes; ``colons`` adds a ``:`` inside a
 player's name, which makes the JSON reader look for repeated keys (a second parse).
 
-    python benchmarks/memory.py [--sizes 1,4,16] [--no-limit]
+Hostile shapes (``--hostile``, issue 23): at each format's size limit, inputs built to
+cost the most (a million tiny rounds, a deal of millions of cards, an unknown field of
+millions of numbers, hundreds of thousands of moves, an anchor and its alias), each
+validated in a fresh process; the goal is an answer within 5 s and 300 MB (wall time
+includes starting the interpreter).
+
+    python benchmarks/memory.py [--sizes 1,4,16] [--no-limit] [--hostile]
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +106,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1,4,16", help="record sizes in MiB")
     parser.add_argument("--no-limit", action="store_true", help="skip the size-limit rows")
+    parser.add_argument(
+        "--hostile", action="store_true", help="only the hostile shapes at the limits"
+    )
     args = parser.parse_args()
     from gnoming_rules.formats import record as formats
+
+    if args.hostile:
+        hostile(formats.MAX_RECORD_BYTES, formats.MAX_YAML_BYTES)
+        return
 
     limits = {
         "json": getattr(formats, "MAX_JSON_BYTES", formats.MAX_RECORD_BYTES),
@@ -151,6 +165,65 @@ def dense_record(size: int) -> str:
     tail = '1],"moves":[]}]}'
     text = head + "1," * ((size - len(head) - len(tail)) // 2) + tail
     return text + " " * (size - len(text))
+
+
+HEAD_JSON = '{"format":"gnoming-record/1","ruleset":"standard","players":["a","b","c"],'
+HEAD_JSON += '"first_player":0,'
+HEAD_YAML = "format: gnoming-record/1\nruleset: standard\nplayers: [a, b, c]\nfirst_player: 0\n"
+
+
+def _filled(head: str, unit: str, tail: str, size: int) -> str:
+    """``head``, as many ``unit`` as fit in ``size`` bytes with ``tail``, then ``tail``."""
+    return head + unit * ((size - len(head) - len(tail)) // len(unit)) + tail
+
+
+def hostile_texts(json_limit: int, yaml_limit: int) -> dict[str, str]:
+    """The costliest inputs known, each at its format's size limit."""
+    round_ = '{"deal":[1],"moves":[]}'
+    move = '{"action":"reshuffle","cards":[1]}'
+    return {
+        "json: a million tiny rounds": _filled(
+            HEAD_JSON + '"rounds":[', round_ + ",", round_ + "]}", json_limit
+        ),
+        "json: one deal of ones": _filled(
+            HEAD_JSON + '"rounds":[{"deal":[', "1,", '1],"moves":[]}]}', json_limit
+        ),
+        "json: an unknown field of ones": _filled(HEAD_JSON + '"x":[', "1,", "1]}", json_limit),
+        "json: reshuffles of one card": _filled(
+            HEAD_JSON + '"rounds":[{"deal":[1],"moves":[', move + ",", move + "]}]}", json_limit
+        ),
+        "yaml: tiny rounds, flow style": _filled(
+            HEAD_YAML + "rounds: [",
+            "{deal: [1], moves: []}, ",
+            "{deal: [1], moves: []}]\n",
+            yaml_limit,
+        ),
+        "yaml: one deal of ones": _filled(
+            HEAD_YAML + "rounds: [{deal: [", "1,", "1], moves: []}]\n", yaml_limit
+        ),
+        "yaml: an anchor and its alias": _filled(
+            "format: gnoming-record/1\nruleset: standard\nplayers: &p [",
+            "a,",
+            "a]\nfirst_player: 0\nrounds: *p\n",
+            yaml_limit,
+        ),
+        "yaml: past its limit": _filled(HEAD_YAML + "rounds: [", "1,", "1]\n", yaml_limit + 2),
+    }
+
+
+def hostile(json_limit: int, yaml_limit: int) -> None:
+    """Validate each hostile input in a fresh process: wall time and peak memory."""
+    print(f"{'hostile input':<42} {'bytes':>11} {'seconds':>8} {'peak MiB':>9}  goal 5 s, 300 MB")
+    with tempfile.TemporaryDirectory() as folder:
+        for label, text in hostile_texts(json_limit, yaml_limit).items():
+            path = Path(folder) / ("record.json" if label.startswith("json") else "record.yaml")
+            path.write_text(text, encoding="utf-8")
+            started = time.perf_counter()
+            _, peak, status = measure(path)
+            seconds = time.perf_counter() - started
+            met = "ok" if seconds <= 5 and peak <= 300 * MIB else "OVER"
+            print(f"{label + f' [exit {status}]':<42} {len(text):>11} {seconds:>8.2f} "
+                  f"{peak / MIB:>9.0f}  {met}")  # fmt: skip
 
 
 if __name__ == "__main__":

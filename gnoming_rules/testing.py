@@ -1,6 +1,6 @@
 """Hypothesis strategies for gnoming-rules: rulesets, deals, layouts, games and moves to try.
 
-Install with the ``testing`` extra (``pip install gnoming-rules[testing]``). The project's
+Install with the ``testing`` extra (``pip install '.[testing]'`` in a clone). The project's
 own property suite uses these; they are public so that bots, house-rule variants and
 record tools can be fuzzed the same way::
 
@@ -27,8 +27,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from hypothesis import reject
-from hypothesis import strategies as st
+from .extras import missing_extra
+
+try:
+    from hypothesis import reject
+    from hypothesis import strategies as st
+except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
+    raise missing_extra(missing, "testing") from None
 
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .core.engine import apply, legal_moves, new_game, sample_chance

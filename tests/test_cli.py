@@ -653,9 +653,9 @@ def test_ruleset_check_lists_every_fault_of_a_file_with_its_field(tmp_path: Path
     assert done.returncode == 1
     assert done.stdout.splitlines()[:4] == [
         f"{typos}: bad-ruleset: 3 problems",
-        f"  {typos}: bonce: unknown field",
-        f"  {typos}: hazard.penaltty: unknown field",
-        f"  {typos}: roundz: unknown field",
+        f"  {typos}: bonce: unknown field — did you mean bounce?",
+        f"  {typos}: hazard.penaltty: unknown field — did you mean penalty?",
+        f"  {typos}: roundz: unknown field — did you mean rounds?",
     ]
     assert done.stdout.splitlines()[4].startswith("standard: ok")
 

@@ -62,7 +62,7 @@ def test_stats_prints_a_summary_and_writes_the_report_and_rows(
     status, out, _ = _run(
         capsys, "stats", str(corpus), "--html", str(report), "--out", str(rows), "--jobs", "1"
     )
-    assert status == 0 and out.startswith("10 records: 9 valid (3 complete)")
+    assert status == 0 and out.startswith("10 records: 9 valid (3 complete, 6 unfinished, ")
     assert "data:image/png;base64," in report.read_text(encoding="utf-8")
     assert len(rows.read_text(encoding="utf-8").splitlines()) == 11
     assert (tmp_path / "rows.rounds.csv").exists()

@@ -6,6 +6,7 @@ back as feedback and that the record written is a game the validator accepts."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from kit import ROOT
 
-from gnoming_rules.cli.human import move_words, parse_move
+from gnoming_rules.cli.human import HELP, move_words, parse_move
 from gnoming_rules.core.moves import Bounce, Discard, Draw, Place, Reveal
 from gnoming_rules.referee.validate import validate_file
 
@@ -52,8 +53,18 @@ def test_a_person_plays_a_whole_game_and_the_record_is_valid(tmp_path: Path) -> 
     assert status == 0
     verdict = validate_file(out)
     assert verdict.valid and verdict.complete, verdict
-    assert any(line.startswith("seat 0 (Ana) (you)") for line in printed)
-    assert any(line.startswith("seat 1 (Bo): ") for line in printed)  # the bots' moves
+    assert any(line.startswith("slots   ") and "seat 0 (Ana) (you)" in line for line in printed)
+    assert any(line.startswith("|  0   |  1   |  2   |   |") for line in printed)  # slot key
+    assert any(line.lstrip().startswith("face up: ") for line in printed)  # the scores shown
+    bots = [line for line in printed if re.match(r"seat [12] \((Bo|Cy)\) ", line)]
+    # The bots' moves in the replay page's words, with the cards the table saw:
+    card = "(\u2212?\\d+|a mulligan|a hazard)"
+    assert any(re.fullmatch(rf"seat [12] \(\w+\) reveals slot \d: {card}", b) for b in bots)
+    assert any(" into slot " in line and ", picks up " in line for line in bots)
+    assert any(re.search(rf" discards {card} on pile \d$", line) for line in bots)
+    # ... but never the card a bot drew from the draw pile, which only that bot saw:
+    drawn = [line for line in bots if line.endswith(" from the draw pile")]
+    assert drawn and all(line.endswith(" draws a card from the draw pile") for line in drawn)
     assert any(line.startswith("round 0 is over: scores ") for line in printed)
     assert printed[-1].startswith(f"record written to {out} (")
     assert not any("(-" in line or "( " in line for line in printed if line.startswith("|"))
@@ -69,6 +80,22 @@ def test_the_referees_refusals_come_back_and_the_seat_types_again(tmp_path: Path
     assert "not a move: no such action: type one of reveal, draw, place" in text
     assert "refused: slot-face-up" in text  # slot 0 was revealed by the answer before
     assert validate_file(out).valid
+
+
+def test_help_says_every_move_in_words(tmp_path: Path) -> None:
+    status, printed = play(tmp_path / "game.json", ["help", None])  # type: ignore[list-item]
+    assert status == 0
+    text = "\n".join(printed)
+    assert HELP in text
+    for action in ("reveal N", "draw discard P", "place N", "bounce N", "discard P", "flip N"):
+        assert f"  {action} " in HELP
+
+
+def test_a_pile_past_the_second_is_read_under_a_ruleset_that_has_it() -> None:
+    assert parse_move("draw discard 2", 0, 3, piles=3) == Draw(0, 2)
+    assert parse_move("discard 3", 0, 3, piles=4) == Discard(0, 3)
+    with pytest.raises(ValueError, match="pile"):
+        parse_move("draw discard 3", 0, 3, piles=3)
 
 
 def test_the_end_of_the_input_keeps_the_record_so_far(tmp_path: Path) -> None:

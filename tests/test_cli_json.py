@@ -185,7 +185,12 @@ def test_ruleset_check(tmp_path: Path) -> None:
     good, broken, missing = documents("gnoming ruleset check", done.stdout)
     assert good["ok"] and good["sha256"] == gr.load_ruleset("standard").sha256
     assert not broken["ok"] and broken["errors"] == [
-        {"code": "bad-ruleset", "file": str(bad), "path": "roundz", "message": "unknown field"}
+        {
+            "code": "bad-ruleset",
+            "file": str(bad),
+            "path": "roundz",
+            "message": "unknown field — did you mean rounds?",
+        }
     ]
     bad.write_text("extends: standard\nlayout: {rows: 9, cols: 1}\n", encoding="utf-8")
     (values,) = documents(

@@ -21,7 +21,7 @@ from kit import EXAMPLES
 
 from gnoming_rules.core.errors import RulesetError
 from gnoming_rules.core.ruleset import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
-from gnoming_rules.formats.record import MAX_RECORD_BYTES
+from gnoming_rules.formats.record import MAX_RECORD_BYTES, MAX_YAML_BYTES
 from gnoming_rules.formats.safe_yaml import MAX_SLOW_BYTES
 from gnoming_rules.referee import batch
 
@@ -78,7 +78,13 @@ def test_the_largest_accepted_record_needs_less_than_1_gib(
     """The pure Python YAML path accepts at most ``MAX_SLOW_BYTES``: its largest input is
     that size (and ``benchmarks/memory.py`` shows the bytes per input byte are the same)."""
     path = tmp_path / name
-    size = MAX_SLOW_BYTES if yaml_path else MAX_RECORD_BYTES
+    size = (
+        MAX_SLOW_BYTES
+        if yaml_path
+        else MAX_YAML_BYTES
+        if name.endswith("yaml")
+        else MAX_RECORD_BYTES
+    )
     path.write_text(dense_record(size, yaml_path=yaml_path), encoding="utf-8")
     status, peak, out, err = validate_in_a_process(str(path))
     assert "internal error" not in err and status == 2, err[-500:]
@@ -94,7 +100,7 @@ def test_a_yaml_record_for_the_slow_reader_past_its_limit_is_refused_unread(
     status, _, out, _ = validate_in_a_process(str(path))
     error = json.loads(out)["error"]
     assert status == 2 and error["code"] == "bad-record", error
-    assert "read without libyaml" in error["message"] and "at most 2 MiB" in error["message"]
+    assert "read without libyaml" in error["message"] and "at most 512 KiB" in error["message"]
 
 
 def test_a_large_yaml_record_libyaml_refuses_gets_its_refusal_in_the_usual_words() -> None:

@@ -664,4 +664,6 @@ def test_a_table_of_one_is_counted_in_the_singular() -> None:
     data["players"], data["first_player"] = ["Ana"], 1
     verdict = verdict_of(data)
     assert verdict.error is not None
-    assert verdict.error.message == "first_player: seat 1 does not exist (1 player: seat 0)"
+    first = "first_player: seat 1 does not exist (1 player: seat 0)"
+    assert verdict.error.message.startswith(f"{first} (and ")  # the moves' seats too
+    assert verdict.error.problems[0].message == first

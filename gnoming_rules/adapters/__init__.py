@@ -1,6 +1,6 @@
 """Adapters to the frameworks people train agents with: PettingZoo, OpenSpiel, Gymnasium.
 
-Install them with the ``rl`` extra (``pip install gnoming-rules[rl]``). Nothing here is
+Install them with the ``rl`` extra (``pip install '.[rl]'`` in a clone). Nothing here is
 imported by ``import gnoming_rules``; each framework is imported only by its own module:
 
 - :mod:`gnoming_rules.adapters.actions`: one fixed integer action space per ruleset, the

@@ -28,8 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from ..extras import missing_extra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
+    raise missing_extra(missing, "rl") from None
 
 from ..core.engine import legal_moves
 from ..core.errors import UsageError

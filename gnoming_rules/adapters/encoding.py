@@ -25,8 +25,13 @@ from __future__ import annotations
 from array import array
 from typing import Any, TypeVar
 
-import numpy as np
-import numpy.typing as npt
+from ..extras import missing_extra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
+    raise missing_extra(missing, "rl") from None
 
 from ..core.cards import Face
 from ..core.errors import UsageError

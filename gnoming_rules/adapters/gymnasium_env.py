@@ -17,9 +17,14 @@ from __future__ import annotations
 import random
 from typing import Any, SupportsFloat
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
+from ..extras import missing_extra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
+    raise missing_extra(missing, "rl") from None
 
 from ..core.errors import IllegalMove
 from ..core.ruleset import Ruleset

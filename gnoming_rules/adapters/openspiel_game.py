@@ -33,8 +33,13 @@ import copy
 from collections import Counter
 from typing import Any
 
-import numpy as np
-import pyspiel
+from ..extras import missing_extra
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
+    raise missing_extra(missing, "rl") from None
 
 from ..core.cards import Face, face_text
 from ..core.engine import apply, new_game

@@ -24,11 +24,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils.env import AECIterable, AECIterator
-from pettingzoo.utils.env_logger import EnvLogger
+from ..extras import missing_extra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.env import AECIterable, AECIterator
+    from pettingzoo.utils.env_logger import EnvLogger
+except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
+    raise missing_extra(missing, "rl") from None
 
 from ..core.ruleset import Ruleset
 from ..play.render import describe_turn, draw_table

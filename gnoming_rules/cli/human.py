@@ -7,8 +7,11 @@ from 0 as everywhere: ``reveal 4``, ``draw`` (from the deck), ``draw discard 1``
 ``place 4``, ``bounce 2``, ``discard``, ``discard 0``, ``flip 7``; an action may be
 shortened to a prefix that names one (``p 4``, ``dr``, ``di 1``). The referee judges
 the move: a refusal is printed with its code, rule and reason, and the seat types again.
-``?`` lists the moves again; ``quit`` (or the end of the input) ends the game, whose
-record so far is kept.
+``?`` lists the moves again, ``help`` says what each move does; ``quit`` (or the end of
+the input) ends the game, whose record so far is kept.
+
+The table shows a key of slot numbers beside the layouts, and under each layout the
+score of its face-up cards (:func:`~gnoming_rules.core.scoring.score_visible`).
 
 This is not a command: ``gnoming play`` uses it (so it is not in ``COMMANDS``).
 """
@@ -24,16 +27,36 @@ from ..core.entries import move_from_entry, move_to_entry
 from ..core.errors import GnomingError, IllegalMove
 from ..core.moves import PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
+from ..core.scoring import score_visible
 from ..core.state import State
 from ..play.bots import StopGame
 from ..play.observation import Observation, stand_in
-from ..play.render import describe_turn, draw_layout, seat_name, side_by_side
+from ..play.render import (
+    describe_turn,
+    draw_layout,
+    draw_slot_numbers,
+    seat_name,
+    side_by_side,
+)
 
-PROMPT: Final = "your move (or ? or quit):"
+PROMPT: Final = "your move (or ?, help or quit):"
 """The line printed before each line is read."""
 
 ACTIONS: Final = ("reveal", "draw", "place", "bounce", "discard", "flip")
 """What a seat can do, as typed (the record's action names)."""
+
+HELP: Final = """\
+moves, slots and piles counted from 0 (the slot key is beside the layouts):
+  reveal N         turn up your face-down card in slot N (at the start of a round)
+  draw             take the top card of the draw pile
+  draw discard P   take the top card of discard pile P (draw P for short)
+  place N          put the card you hold into slot N; you then hold the card it replaces
+  bounce N         put the card you hold, which matches a face-up card of yours, into
+                   slot N (not filled this turn); you then hold the card it replaces
+  discard P        put the card you hold face up on discard pile P (a hazard: discard)
+  flip N           turn up one of your face-down cards, slot N (after a hazard)
+an action may be shortened (p 4, dr, di 1); ? lists the moves open now; quit stops"""
+"""What ``help`` prints: every move in words."""
 
 
 def move_words(move: PlayerMove) -> str:
@@ -46,8 +69,10 @@ def move_words(move: PlayerMove) -> str:
     return " ".join(words)
 
 
-def parse_move(text: str, seat: int, players: int) -> PlayerMove:
-    """The move that ``text`` types for ``seat``; ``ValueError`` says why it is none."""
+def parse_move(text: str, seat: int, players: int, piles: int = 2) -> PlayerMove:
+    """The move that ``text`` types for ``seat`` at a table of ``players`` seats and
+    ``piles`` discard piles (the ruleset's ``discard.piles``); ``ValueError`` says why it
+    is none."""
     words = text.split()
     if not words:
         raise ValueError("nothing typed")
@@ -75,7 +100,7 @@ def parse_move(text: str, seat: int, players: int) -> PlayerMove:
     if rest:
         raise ValueError(f"too many words: {' '.join(rest)!r}")
     try:
-        move = move_from_entry(entry, players)
+        move = move_from_entry(entry, players, piles=piles)
     except GnomingError as error:
         raise ValueError(error.message) from None
     if isinstance(move, Reshuffle):  # not an action a seat types
@@ -121,11 +146,14 @@ class TerminalPlayer:
             if line is None or line.strip().lower() in ("quit", "exit", "q"):
                 raise StopGame
             text = line.strip()
-            if text in ("", "?", "help"):
+            if text in ("", "?"):
                 self.write(self.menu(ruleset, state, allowed))
                 continue
+            if text.lower() == "help":
+                self.write(HELP)
+                continue
             try:
-                move = parse_move(text, self.seat, state.players)
+                move = parse_move(text, self.seat, state.players, ruleset.compiled.piles)
             except ValueError as problem:
                 self.write(f"not a move: {problem} (? lists your moves)")
                 continue
@@ -143,13 +171,15 @@ class TerminalPlayer:
         return f"round {state.round}: {describe_turn(state, self.names, ruleset)}\nmoves: {moves}"
 
     def table(self, ruleset: Ruleset, seen: Observation) -> list[str]:
-        """The table as this seat sees it: every layout (face down as ``(?)``) and the piles."""
+        """The table as this seat sees it: the slot numbers, every layout (face down as
+        ``(?)``) with the score of its face-up cards, and the piles."""
         rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
-        blocks = []
+        blocks = [["slots", *draw_slot_numbers(rows, cols)]]
         for seat, layout in enumerate(seen.layouts):
             face_up = sum(1 << slot for slot, card in enumerate(layout) if card is not None)
             title = seat_name(seat, self.names) + (" (you)" if seat == self.seat else "")
-            blocks.append([title, *draw_layout(layout, face_up, rows, cols)])
+            score = f"face up: {score_visible(ruleset, layout)}"
+            blocks.append([title, *draw_layout(layout, face_up, rows, cols), score])
         lines = ["", *side_by_side(blocks)]
         lines.append(f"draw pile: {seen.draw_pile_size} cards")
         for index, pile in enumerate(seen.discard_piles):
@@ -163,4 +193,4 @@ class TerminalPlayer:
         return lines
 
 
-__all__ = ["ACTIONS", "TerminalPlayer", "move_words", "parse_move"]
+__all__ = ["ACTIONS", "HELP", "TerminalPlayer", "move_words", "parse_move"]

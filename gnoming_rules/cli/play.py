@@ -15,10 +15,12 @@ from ..core.moves import Deal, Move, Reshuffle
 from ..core.ruleset import load_ruleset
 from ..core.state import State
 from ..formats.record import dump_record, write_record
+from ..pictures.frames import describe_move
 from ..play.bots import NAMES, Bot, default_names, play_game
+from ..play.observation import observe, stand_in
 from ..play.render import seat_name
 from .command import ArgsError, Command
-from .human import TerminalPlayer, move_words
+from .human import TerminalPlayer
 from .output import Output, echo
 
 
@@ -176,17 +178,24 @@ def _say(out: Output) -> Callable[[str], None]:
 
 
 def _narrator(out: Output, humans: list[int], names: list[str]) -> Callable[[Move, State], None]:
-    """Tells the people at the table what the others and the cards do."""
+    """Tells the people at the table what the others and the cards do, in the replay
+    page's words (:func:`~gnoming_rules.pictures.frames.describe_move`) and with only the
+    cards the table saw: the state after a move is read as a spectator sees it, so a card
+    a bot drew from the draw pile stays "a card" until it is played or discarded."""
 
     finished = [0]
+    last: list[State] = []
+    seats = [seat_name(seat, names) for seat in range(len(names))]  # "seat 1 (Bo)"
 
     def tell(move: Move, after: State) -> None:
         if isinstance(move, Deal):
             out.line(f"round {after.round} is dealt", flush=True)
         elif isinstance(move, Reshuffle):
             out.line("the discard piles are shuffled into a new draw pile", flush=True)
-        elif move.player not in humans:
-            out.line(f"{seat_name(move.player, names)}: {move_words(move)}", flush=True)
+        elif move.player not in humans and last:
+            seen = stand_in(observe(after))
+            out.line(describe_move(move, last[0], seen, seats), flush=True)
+        last[:] = [after]
         if len(after.scores) > finished[0]:
             finished[0] = len(after.scores)
             out.line(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -19,6 +19,8 @@ class StatsDocument(TypedDict):
     games: int
     valid: int
     complete: int
+    unfinished: int
+    """Valid records that stop before the game's end: apart from the per-game figures."""
     invalid_by_code: dict[str, int]
     rulesets: dict[str, int]
     players: dict[str, int]
@@ -34,6 +36,9 @@ class StatsDocument(TypedDict):
     events_per_game: dict[str, float]
     chain_lengths: dict[str, int]
     ended_early_share: float | None
+    by_ruleset: NotRequired[dict[str, dict[str, Any]]]
+    """When the valid records were played under several rulesets: these same numbers for
+    each ruleset's records (its name the key)."""
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,7 +88,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
     if args.html is not None:
         from ..corpus.stats_page import stats_page
 
-        title = "Statistics of " + ", ".join(args.paths)
+        title = "Statistics of " + ", ".join(_folder_name(path) for path in args.paths)
         Path(args.html).write_text(stats_page(title, summary, games), encoding="utf-8")
     if args.out is not None:
         write_rows(Path(args.out), games)
@@ -97,17 +102,37 @@ def run(args: argparse.Namespace, out: Output) -> int:
     return 0
 
 
+def _folder_name(path: str) -> str:
+    """A path as a title names it: ``.`` and ``..`` by the folder's own name."""
+    if Path(path).name in ("", ".", ".."):
+        resolved = Path(path).resolve()
+        return resolved.name or str(resolved)
+    return path
+
+
 def _say(summary: dict[str, Any], out: Output) -> None:
-    """The summary for people: a few lines."""
+    """The summary for people: a few lines, then as many for each ruleset when the records
+    mix them."""
+    for line in _lines(summary):
+        out.line(line)
+    for name, part in summary.get("by_ruleset", {}).items():
+        out.line(f"ruleset {echo(name)}:")
+        for line in _lines(part):
+            out.line(f"  {line}")
+
+
+def _lines(summary: dict[str, Any]) -> list[str]:
     invalid = ", ".join(f"{code} {count}" for code, count in summary["invalid_by_code"].items())
-    out.line(
-        f"{summary['games']} records: {summary['valid']} valid ({summary['complete']} complete)"
-        + (f"; invalid or unreadable: {invalid}" if invalid else "")
-    )
-    if not summary["valid"]:
-        return
+    unfinished = summary["unfinished"]
+    apart = f", {unfinished} unfinished, set apart from the per-game figures" if unfinished else ""
+    lines = [
+        f"{summary['games']} records: {summary['valid']} valid ({summary['complete']} complete"
+        f"{apart})" + (f"; invalid or unreadable: {invalid}" if invalid else "")
+    ]
+    if not summary["complete"]:
+        return lines
     turns = summary["turns_per_game"]
-    out.line(
+    lines.append(
         f"turns per game: mean {turns['mean']:.1f}, median {turns['median']:g}, "
         f"{turns['min']:g} to {turns['max']:g}"
     )
@@ -116,9 +141,9 @@ def _say(summary: dict[str, Any], out: Output) -> None:
         for row in summary["win_rate_by_position"]
         if row["win_rate"] is not None
     )
-    out.line(f"win rate by position from the first player: {positions}")
+    lines.append(f"win rate by position from the first player: {positions}")
     per_game = summary["events_per_game"]
-    out.line(
+    lines.append(
         "per game: "
         + ", ".join(
             f"{name.replace('_', ' ')} {per_game[name]:g}"
@@ -126,6 +151,7 @@ def _say(summary: dict[str, Any], out: Output) -> None:
             if name not in ("turns", "moves")
         )
     )
+    return lines
 
 
 COMMAND = Command(
@@ -136,7 +162,10 @@ Replay every record once and sum up: the verdicts by error code, the win rate by
 and by position from the first player, the scores of each round, the length of the
 games in turns, and how often each rule fired (bounces and chain lengths, hazards and
 flips, reshuffles, rounds ended early, layouts over the mulligan limit, going out with
-the bonus or the penalty). Play statistics are over the valid records.
+the bonus or the penalty). Play statistics are over the valid records: the per-game
+figures over the complete games (a valid record that stops early is counted apart, as
+unfinished), the per-round ones over every round that ended. A folder that mixes
+rulesets gets the same figures for each ruleset's records.
 
 --html writes one self-contained page with the plots (the stats extra: matplotlib);
 --out writes rows for pandas or DuckDB (.csv, or .parquet with the stats extra).

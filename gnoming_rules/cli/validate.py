@@ -34,6 +34,14 @@ PROGRESS_FROM: Final = 50
 """A terminal shows a progress bar when at least this many files are validated."""
 
 
+class ProblemDocument(TypedDict):
+    """One fault of a record's structure: where (from 0, or null) and what."""
+
+    round: int | None
+    move: int | None
+    message: str
+
+
 class ErrorDocument(TypedDict):
     """Where and why a record fails; ``round`` and ``move`` count from 0."""
 
@@ -42,6 +50,9 @@ class ErrorDocument(TypedDict):
     code: str
     rule: str | None
     message: str
+    problems: NotRequired[list[ProblemDocument]]
+    """Every fault of the record's structure (``bad-record``), when it has several, the first
+    being the error's own; at most 100, the message counting them all."""
 
 
 class VerdictDocument(TypedDict):
@@ -225,4 +236,10 @@ file's verdict is one line of JSON and the count goes to standard error.""",
     output=VerdictDocument,
 )
 
-__all__ = ["COMMAND", "PROGRESS_FROM", "ErrorDocument", "VerdictDocument"]
+__all__ = [
+    "COMMAND",
+    "PROGRESS_FROM",
+    "ErrorDocument",
+    "ProblemDocument",
+    "VerdictDocument",
+]

@@ -122,16 +122,34 @@ class RulesetProblem(NamedTuple):
         return f"{self.file}: {self.path + ': ' if self.path else ''}{self.message}"
 
 
+class RecordProblem(NamedTuple):
+    """One fault of a record's structure: where (0-based, ``None`` outside a move or round)
+    and what, the message starting with the field's path."""
+
+    round: int | None
+    move: int | None
+    message: str
+
+
+MAX_PROBLEMS: Final = 100
+"""Most structural problems of one record that an error lists (a hostile input may have
+millions); the message counts the rest."""
+
+
 class RecordError(GnomingError):
     """A game record that is not a playable record (``bad-record``, ``bad-deal``, ...).
 
     ``round`` and ``move`` locate the fault (0-based) where it lies inside a move or round.
+    When the record's structure has several faults, ``problems`` lists them all, in
+    document order (at most :data:`MAX_PROBLEMS`), the first being the error's own; it is
+    empty for an error that is not the structure's.
     """
 
     round: int | None
     move: int | None
     public: bool
     """The input said ``information: public`` (its verdict says so too)."""
+    problems: tuple[RecordProblem, ...]
 
     def __init__(
         self,
@@ -141,11 +159,22 @@ class RecordError(GnomingError):
         move: int | None = None,
         *,
         public: bool = False,
+        problems: Sequence[RecordProblem] = (),
     ) -> None:
         super().__init__(code, message)
         self.round = round
         self.move = move
         self.public = public
+        self.problems = tuple(problems)
+
+    @classmethod
+    def of(cls, problems: Sequence[RecordProblem], total: int | None = None) -> RecordError:
+        """A ``bad-record`` error for one or more problems (at least one) out of ``total``
+        (default: as many as given): the message is the first, and counts the others."""
+        first = problems[0]
+        more = (len(problems) if total is None else total) - 1
+        tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        return cls("bad-record", first.message + tail, first.round, first.move, problems=problems)
 
 
 class StateError(GnomingError):
@@ -354,6 +383,7 @@ __all__ = [
     "ERROR_CODES",
     "INPUT_ERROR_CODES",
     "LIBRARY_CODES",
+    "MAX_PROBLEMS",
     "ClaimCode",
     "DuplicateKeyError",
     "ErrorCode",
@@ -363,6 +393,7 @@ __all__ = [
     "LayoutError",
     "LibraryCode",
     "RecordError",
+    "RecordProblem",
     "RuleCode",
     "RulesetError",
     "StateError",

@@ -54,7 +54,7 @@ from .errors import (
     one_line,
     quoted,
 )
-from .fields import StrictModel, field_path, problem_words
+from .fields import StrictModel, did_you_mean, field_path, problem_words
 
 __all__ = [
     "DEFAULT_PILES",
@@ -693,7 +693,8 @@ def _unknown_fields(
     for key, value in data.items():
         field = fields.get(key) if isinstance(key, str) else None
         if field is None:
-            found.append(RulesetProblem(label, f"{prefix}{one_line(str(key))}", "unknown field"))
+            unknown = "unknown field" + did_you_mean(str(key), fields)
+            found.append(RulesetProblem(label, f"{prefix}{one_line(str(key))}", unknown))
             continue
         nested = field.annotation
         if (
@@ -759,6 +760,6 @@ def validation_problems(error: ValidationError, label: str) -> list[RulesetProbl
             if not location and rest and " " not in path:  # "layout.rows: must be ..."
                 location, message = path, rest
         else:
-            message = problem_words(problem, python=True)
+            message = problem_words(problem, python=True, model=Ruleset)
         found.append(RulesetProblem(label, location, message))
     return found

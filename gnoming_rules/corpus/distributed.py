@@ -25,9 +25,9 @@ from types import TracebackType
 from typing import Any, Final
 
 from ..core.errors import UsageError, one_line
+from ..extras import need
 from ..referee.batch import FileReport, check_file
 from ..referee.validate import Verdict, VerdictError
-from .extras import need
 
 CheckFile = Callable[[str, str | None, bool, tuple[str, ...]], FileReport]
 """What a task runs for one file: ``(path, ruleset, as_json, trusted) -> FileReport``

@@ -7,9 +7,10 @@ network. All text that comes from input (file names, ruleset names, messages) is
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from ..markup import markup
 
 Cell = str | int | float | None
 
@@ -41,7 +42,7 @@ def _cell(value: Cell) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:,.3f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:,.0f}"
-    return html.escape(str(value))
+    return markup(str(value))
 
 
 def page(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
@@ -49,16 +50,16 @@ def page(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
+        f"<title>{markup(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{markup(title)}</h1>",
     ]
-    out += [f"<p>{html.escape(line)}</p>" for line in intro]
+    out += [f"<p>{markup(line)}</p>" for line in intro]
     for section in sections:
-        out.append(f"<h2>{html.escape(section.title)}</h2>")
-        out += [f"<p>{html.escape(line)}</p>" for line in section.text]
+        out.append(f"<h2>{markup(section.title)}</h2>")
+        out += [f"<p>{markup(line)}</p>" for line in section.text]
         for header, rows in section.tables:
             out.append("<table><thead><tr>")
-            out += [f"<th>{html.escape(name)}</th>" for name in header]
+            out += [f"<th>{markup(name)}</th>" for name in header]
             out.append("</tr></thead><tbody>")
             for row in rows:
                 cells = "".join(
@@ -72,8 +73,8 @@ def page(title: str, intro: Sequence[str], sections: Sequence[Section]) -> str:
         for caption, png in section.plots:
             data = base64.b64encode(png).decode("ascii")
             out.append(
-                f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+                f'<figure><img alt="{markup(caption)}" src="data:image/png;base64,{data}">'
+                f"<figcaption>{markup(caption)}</figcaption></figure>"
             )
     out.append("</body></html>")
     return "\n".join(out) + "\n"

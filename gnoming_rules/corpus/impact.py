@@ -30,6 +30,7 @@ from ..core.moves import Move
 from ..core.ruleset import Ruleset, load_ruleset
 from ..core.scoring import score_breakdown
 from ..core.state import Phase, State
+from ..extras import need
 from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
 from ..play.observation import observe
@@ -37,7 +38,6 @@ from ..referee.batch import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_record
 from .events import EventLog, game_counts
-from .extras import need
 from .stats import GameEvents, Progress, from_replay, win_shares
 
 RESAMPLES: Final = 2_000

@@ -10,7 +10,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .extras import need
+from ..extras import need
 
 A_COLOUR = "#4c72b0"
 B_COLOUR = "#dd8452"

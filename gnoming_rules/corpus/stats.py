@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..core.errors import UsageError
+from ..extras import need
 from ..referee.batch import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import Replay, replay_file
 from .events import COUNTERS, EventLog, RoundEvents, game_counts, round_row
-from .extras import need
 
 Progress = Callable[[int], None]
 """Told how many records are done so far."""
@@ -141,11 +141,29 @@ def win_shares(game: GameEvents) -> list[float]:
 
 
 def summarize(games: Sequence[GameEvents]) -> dict[str, Any]:
-    """The report's numbers: validity, win rates, scores, lengths and rule events."""
+    """The report's numbers: validity, win rates, scores, lengths and rule events.
+
+    A valid record that stops before the game's end (``unfinished``) is no game of so
+    many turns: the per-game figures (turns and events per game, win rates) are over the
+    complete games, the per-round ones over every round that ended in a valid record. When
+    the valid records were played under more than one ruleset, ``by_ruleset`` gives the
+    same numbers for each ruleset's records apart (the mixture's own mean nothing)."""
+    summary = _summary(games)
+    names = {game.ruleset for game in games if game.valid}
+    if len(names) > 1:
+        summary["by_ruleset"] = {
+            name: _summary([game for game in games if game.ruleset == name])
+            for name in summary["rulesets"]
+        }
+    return summary
+
+
+def _summary(games: Sequence[GameEvents]) -> dict[str, Any]:
     valid = [game for game in games if game.valid]
-    finished = [game for game in valid if game.complete and game.winners]
+    done = [game for game in valid if game.complete]
+    finished = [game for game in done if game.winners]
     rounds = [events for game in valid for events in game.rounds]
-    counts = [game_counts(game.rounds) for game in valid]
+    counts = [game_counts(game.rounds) for game in done]
     by_code = Counter(game.code for game in games if not game.valid)
     seats = max((game.players for game in finished), default=0)
     seat_wins, seat_games = [0.0] * seats, [0] * seats
@@ -166,7 +184,8 @@ def summarize(games: Sequence[GameEvents]) -> dict[str, Any]:
     return {
         "games": len(games),
         "valid": len(valid),
-        "complete": len(finished),
+        "complete": len(done),
+        "unfinished": len(valid) - len(done),
         "invalid_by_code": dict(sorted(by_code.items())),
         "rulesets": dict(Counter(game.ruleset for game in valid).most_common()),
         "players": {

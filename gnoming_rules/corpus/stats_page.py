@@ -33,9 +33,10 @@ def stats_page(title: str, summary: dict[str, Any], games: Sequence[GameEvents])
     valid = [game for game in games if game.valid]
     intro = [
         f"{summary['games']:,} records: {summary['valid']:,} valid "
-        f"({summary['complete']:,} complete games), "
+        f"({summary['complete']:,} complete games, {summary['unfinished']:,} unfinished), "
         f"{summary['games'] - summary['valid']:,} invalid or unreadable. "
-        "Play statistics are over the valid records.",
+        "Play statistics are over the valid records: per game over the complete games (an "
+        "unfinished record is no shorter game), per round over every round that ended.",
     ]
     validity = Section("Verdicts")
     validity.tables.append(
@@ -128,7 +129,7 @@ def stats_page(title: str, summary: dict[str, Any], games: Sequence[GameEvents])
             ],
         )
     )
-    turns = [float(sum(events.turns for events in game.rounds)) for game in valid]
+    turns = [float(sum(events.turns for events in game.rounds)) for game in valid if game.complete]
     if turns:
         length.plots.append(
             (
@@ -171,7 +172,31 @@ def stats_page(title: str, summary: dict[str, Any], games: Sequence[GameEvents])
                 ),
             )
         )
-    return page(title, intro, [validity, wins, scores, length, fired])
+    sections = [validity, wins, scores, length, fired]
+    if "by_ruleset" in summary:
+        sections.insert(1, _by_ruleset(summary["by_ruleset"]))
+    return page(title, intro, sections)
+
+
+def _by_ruleset(parts: dict[str, dict[str, Any]]) -> Section:
+    """The key figures of each ruleset's records, side by side: a folder that mixes rulesets
+    sums up games of different rules, so the figures above mix them too."""
+    section = Section(
+        "By ruleset",
+        ["The records mix rulesets: the figures below are each ruleset's records alone."],
+    )
+    rows: list[Sequence[Cell]] = []
+    for name, part in parts.items():
+        first = (
+            part["win_rate_by_position"][0]["win_rate"] if part["win_rate_by_position"] else None
+        )
+        turns = part["turns_per_game"].get("mean")
+        rows.append((name, part["games"], part["valid"], part["complete"], part["unfinished"],
+                     turns, first))  # fmt: skip
+    header = ["ruleset", "records", "valid", "complete", "unfinished", "turns per game (mean)",
+              "first player's win rate"]  # fmt: skip
+    section.tables.append((header, rows))
+    return section
 
 
 _SPREAD = ("count", "mean", "sd", "min", "q1", "median", "q3", "max")

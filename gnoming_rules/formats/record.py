@@ -24,28 +24,31 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, NotRequired, TypeAlias
+from typing import Annotated, Any, Final, Literal, NotRequired, TypeAlias
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 from pydantic.annotated_handlers import GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, ErrorDetails, core_schema
+from pydantic_core import CoreSchema, ErrorDetails, core_schema, from_json
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
 from ..core.cards import Face
 from ..core.errors import (
     INT64_MAX,
     INT64_MIN,
+    MAX_PROBLEMS,
     DuplicateKeyError,
     RecordError,
+    RecordProblem,
     UnreadableYamlError,
     one_line,
     quoted,
     quoted_key,
 )
 from ..core.fields import StrictModel, field_path, problem_words
+from ..core.ruleset import MAX_DECK, MAX_PLAYERS, MAX_ROUNDS
 from .reading import read_regular_file
 from .safe_yaml import load_yaml
 
@@ -53,6 +56,7 @@ __all__ = [
     "ACTIONS",
     "FORMAT",
     "MAX_RECORD_BYTES",
+    "MAX_YAML_BYTES",
     "PUBLIC_ADAPTER",
     "RECORD_ADAPTER",
     "SCHEMA_ADAPTER",
@@ -92,6 +96,15 @@ __all__ = [
 
 FORMAT = "gnoming-record/1"
 """The value of a record's ``format`` field."""
+
+MAX_YAML_BYTES = 2 * 1024 * 1024
+"""Largest YAML record accepted (2 MiB): YAML is read in Python, event by event, about
+twenty times slower than JSON, so a larger one is refused unread and any YAML record is
+answered within seconds (a whole game written by hand is a few tens of KB)."""
+
+SHAPE_CHECK_BYTES = 1024 * 1024
+"""A JSON record larger than this is first read as plain data (fast) to refuse a list no
+ruleset allows before the record's models are built (:func:`_refuse_impossible_lengths`)."""
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """Largest record accepted (16 MiB; a whole standard game of 7 players is about 60 KB).
@@ -460,6 +473,12 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
         raw = raw[3:]
     if format is None:
         format = "json" if raw.lstrip()[:1] == b"{" else "yaml"
+    if format == "yaml" and len(raw) > MAX_YAML_BYTES:
+        raise RecordError(
+            "bad-record",
+            f"a YAML record may be at most {MAX_YAML_BYTES // (1024 * 1024)} MiB (this one is "
+            f"{len(raw):,} bytes): write a record this large as JSON",
+        )
     public = False
     try:
         if format == "json":
@@ -467,6 +486,7 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
             return _read_json(raw, public)
         document = _load_yaml(raw)
         public = isinstance(document, dict) and document.get("information") == "public"
+        _refuse_impossible_lengths(document, public)
         if public:
             return PUBLIC_ADAPTER.validate_python(document)
         return RECORD_ADAPTER.validate_python(document)
@@ -479,6 +499,80 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
         raise
     except RecursionError:
         raise RecordError("bad-record", "the input is nested too deeply") from None
+
+
+def _json_outline(raw: bytes) -> object:
+    """The JSON document as plain data, read by pydantic's own JSON reader (in Rust), or
+    ``None`` when it is no JSON object: the model's reader then says why. For a large
+    document this is both faster and several times smaller than building the models
+    straight from the bytes, whose intermediate form takes about 50 bytes a value."""
+    try:
+        outline = from_json(raw, cache_strings="keys")
+    except ValueError:
+        return None
+    return outline if isinstance(outline, dict) else None
+
+
+_LONGEST: Final = {
+    "rounds": MAX_ROUNDS,
+    "deal": MAX_DECK,
+    "cards": MAX_DECK,
+    "removed": MAX_DECK,
+    "players": MAX_PLAYERS,
+}
+"""The lists of a record whose length no ruleset allows past a bound (rule 2.2, 1.1, 2.1):
+a game has at most 100 rounds, a deck at most 10,000 cards, a table at most 100 seats."""
+
+
+_Place: TypeAlias = tuple[str | int, ...]
+_TooLong: TypeAlias = tuple[_Place, int, int]
+"""A list past its bound: where, its length, the bound."""
+
+
+def _refuse_impossible_lengths(document: object, public: bool) -> None:
+    """Refuse, before the record's models are built, a list longer than any ruleset allows
+    (:data:`_LONGEST`): a hostile record of a million rounds or a deal of millions of cards
+    is answered in the time it takes to read, not in the time to build every model. A deal
+    is ``bad-deal`` at its round (rule 3.1: it must hold the deck exactly); any other list
+    is ``bad-record`` at its path. Moves are not bounded: a round with reshuffles has no
+    longest length."""
+    if not isinstance(document, dict):
+        return
+    found: list[_TooLong] = []
+    for key in ("rounds", "players"):
+        _check_length(document.get(key), (key,), found)
+    rounds = document.get("rounds")
+    for index, round_ in enumerate(rounds if isinstance(rounds, list) else ()):
+        if found or not isinstance(round_, dict):
+            break
+        _check_length(round_.get("deal"), ("rounds", index, "deal"), found)
+        start = round_.get("start")
+        if isinstance(start, dict):
+            _check_length(start.get("removed"), ("rounds", index, "start", "removed"), found)
+        moves = round_.get("moves")
+        for number, move in enumerate(moves if isinstance(moves, list) else ()):
+            if isinstance(move, dict) and isinstance(move.get("cards"), list):
+                _check_length(move["cards"], ("rounds", index, "moves", number, "cards"), found)
+    if not found:
+        return
+    location, length, most = found[0]
+    path = field_path(location)
+    round_index, move_index = _move_location(location)
+    if location[-1] == "deal":
+        message = (
+            f"{path}: the deal must hold exactly the whole deck, and no deck holds more "
+            f"than {most:,} cards: got {length:,}"
+        )
+        dealt = location[1] if isinstance(location[1], int) else None
+        raise RecordError("bad-deal", message, dealt, None, public=public)
+    message = f"{path}: at most {most:,} items, as no ruleset allows more: got {length:,}"
+    raise RecordError("bad-record", message, round_index, move_index, public=public)
+
+
+def _check_length(value: object, location: _Place, found: list[_TooLong]) -> None:
+    most = _LONGEST[str(location[-1])]
+    if isinstance(value, list) and len(value) > most:
+        found.append((location, len(value), most))
 
 
 def _read_json(raw: bytes, public: bool) -> AnyRecord:
@@ -495,11 +589,18 @@ def _read_json(raw: bytes, public: bool) -> AnyRecord:
     adapter: TypeAdapter[Record] | TypeAdapter[PublicRecord] = (
         PUBLIC_ADAPTER if public else RECORD_ADAPTER
     )
+    outline = _json_outline(raw) if len(raw) > SHAPE_CHECK_BYTES else None
     try:
-        record = adapter.validate_json(raw)
+        if outline is None:
+            record = adapter.validate_json(raw)
+        else:  # a large document: its lengths checked, then its models built from the data
+            if raw.count(b":") > _keys_in(outline):  # a key given twice comes first
+                _refuse_duplicate_keys(raw)
+            _refuse_impossible_lengths(outline, public)
+            record = adapter.validate_python(outline)
     except PydanticValidationError as error:
-        if error.errors(include_url=False)[0]["type"] != "json_invalid":
-            _refuse_duplicate_keys(raw)
+        if outline is None and error.errors(include_url=False)[0]["type"] != "json_invalid":
+            _refuse_duplicate_keys(raw)  # (a large document's keys were counted above)
         raise
     if raw.count(b":") > _key_count(record):
         _refuse_duplicate_keys(raw)
@@ -553,9 +654,14 @@ def _refuse_duplicate_keys(raw: bytes) -> None:
                 if key in seen:
                     raise _duplicate_key(location, key)
                 seen.add(key)
-                queue.append(((*location, key), value))
-        elif isinstance(node, list):
-            queue.extend(((*location, index), value) for index, value in enumerate(node))
+                if isinstance(value, list):  # a _Pairs too; a scalar holds no key
+                    queue.append(((*location, key), value))
+        elif isinstance(node, list):  # only the containers: a list of millions of numbers
+            queue.extend(  # is walked in a second, not a minute
+                ((*location, index), value)
+                for index, value in enumerate(node)
+                if isinstance(value, list)
+            )
 
 
 def _drop(text: str) -> None:
@@ -590,19 +696,23 @@ def _load_yaml(raw: bytes) -> object:
 
 
 def record_error_from(error: PydanticValidationError) -> RecordError:
-    """The first problem of a pydantic error as a ``bad-record`` :class:`RecordError`."""
+    """Every problem of a pydantic error (at most :data:`MAX_PROBLEMS`), as one
+    ``bad-record`` :class:`RecordError` located at the first."""
     details = error.errors(include_url=False)
-    first = details[0]
-    loc = _strip_tags(first["loc"])
-    message = _message(first)
-    if first["type"] == "union_tag_invalid" or first["type"] == "union_tag_not_found":
+    problems = [_problem(detail) for detail in details[:MAX_PROBLEMS]]
+    return RecordError.of(problems, len(details))
+
+
+def _problem(detail: ErrorDetails) -> RecordProblem:
+    """One problem of a pydantic error: its path and message, and the move it lies in."""
+    raw = tuple(detail["loc"])
+    loc = _strip_tags(raw)
+    message = _message(detail)
+    if detail["type"] == "union_tag_invalid" or detail["type"] == "union_tag_not_found":
         loc = (*loc, "action")
     path = field_path(loc)
-    more = len(details) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    text = f"{path}: {message}{tail}" if path else f"{message}{tail}"
     round_index, move_index = _move_location(loc)
-    return RecordError("bad-record", text, round_index, move_index)
+    return RecordProblem(round_index, move_index, f"{path}: {message}" if path else message)
 
 
 def _strip_tags(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
@@ -628,18 +738,6 @@ def _move_location(loc: tuple[int | str, ...]) -> tuple[int | None, int | None]:
     return None, None
 
 
-_KIND = {
-    "int_type": "an integer",
-    "int_parsing": "an integer",
-    "string_type": "a string",
-    "list_type": "a list",
-    "dict_type": "a mapping",
-    "model_type": "a mapping",
-    "model_attributes_type": "a mapping",
-    "bool_type": "true or false",
-}
-
-
 _OUT_OF_RANGE = f"must be an integer from {INT64_MIN} to {INT64_MAX} (64 bits), got "
 
 
@@ -647,24 +745,14 @@ def _message(error: ErrorDetails) -> str:
     kind = error["type"]
     given = error.get("input")
     context = error.get("ctx") or {}
-    if kind in _KIND:
-        if not error["loc"] and kind in ("model_type", "dict_type"):
-            return f"a record must be a mapping (a JSON object), got {quoted(given)}"
-        return f"must be {_KIND[kind]}, got {quoted(given)}"
-    if kind == "json_invalid":
-        return f"not valid JSON: {context.get('error', error['msg'])}"
-    if kind == "union_tag_invalid":
-        return f"unknown action {quoted(context.get('tag'))} (one of {', '.join(ACTIONS)})"
-    if kind == "union_tag_not_found":
-        return "missing field"
+    if not error["loc"] and kind in ("model_type", "dict_type"):
+        return f"a record must be a mapping (a JSON object), got {quoted(given)}"
     if kind == "card_face" and type(given) is int and not INT64_MIN <= given <= INT64_MAX:
         return _OUT_OF_RANGE + quoted(given)
     if kind in ("card_face", "ruleset_ref"):
         return f"{error['msg']}, got {quoted(given)}"
     if kind == "literal_error" and tuple(error["loc"]) == ("information",):
         return f"must be full or public, got {quoted(given)}"
-    if kind == "literal_error":
-        return f"must be {context.get('expected', '?')}, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
         return f"must be 64 lowercase hex digits, got {quoted(given)}"
     if kind == "greater_than_equal" and error["loc"][-1:] == ("pile",):
@@ -673,11 +761,7 @@ def _message(error: ErrorDetails) -> str:
         return _OUT_OF_RANGE + quoted(given)
     if kind == "greater_than_equal" and context.get("ge") == INT64_MIN:
         return _OUT_OF_RANGE + quoted(given)
-    if kind == "greater_than_equal":
-        return f"must be at least {context.get('ge')}, got {quoted(given)}"
-    if kind == "too_short":
-        return f"must not be empty, got {quoted(given)}"
-    return problem_words(error)
+    return problem_words(error, model=AnyRecord)
 
 
 # --- writing -------------------------------------------------------------------------------

@@ -43,10 +43,11 @@ MAX_NESTING = 200
 deeper input; the YAML reader keeps the same limit, so both forms get the same verdict."""
 
 
-MAX_SLOW_BYTES = 2 * 1024 * 1024
+MAX_SLOW_BYTES = 512 * 1024
 """The largest document the pure Python loader reads: it takes about 8 s a MiB (libyaml
-about half a second), so that a stranger's record costs seconds, not minutes. Documents
-that libyaml reads alone are bounded only by the record limit."""
+about half a second), so that a stranger's record is answered within a few seconds. Past
+it, a document libyaml refuses (an alias, say) gets libyaml's refusal without a second
+reading. Documents that libyaml reads alone are bounded only by the record limit."""
 
 
 Location = tuple[str | int, ...]
@@ -97,7 +98,7 @@ def load_yaml(raw: bytes) -> object:
             raise _unreadable(refused, text) from None
         raise UnreadableYamlError(
             f"a YAML document read without libyaml (it holds a tab or a byte order mark, "
-            f"or PyYAML has no libyaml) may be at most {MAX_SLOW_BYTES // 2**20} MiB, "
+            f"or PyYAML has no libyaml) may be at most {MAX_SLOW_BYTES // 2**10} KiB, "
             f"this one is {len(raw)} bytes: write it with spaces instead of tabs, or as JSON"
         )
     try:

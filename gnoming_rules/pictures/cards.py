@@ -11,9 +11,9 @@ every card, so the value is written small at the card's foot (the CSS variable
 from __future__ import annotations
 
 from collections.abc import Iterable
-from html import escape
 
 from ..core.cards import HAZARD, MULLIGAN, Face, face_sort_key, is_face
+from ..markup import markup
 
 __all__ = ["CARD_H", "CARD_W", "card_defs", "card_ref", "face_label"]
 
@@ -98,7 +98,7 @@ def _corner(label: str, colour: str) -> str:
     size = 10 if len(label) <= 3 else 7
     return (
         f'<text x="4.5" y="12" font-size="{size}" font-weight="700" fill="{colour}">'
-        f"{escape(label)}</text>"
+        f"{markup(label)}</text>"
     )
 
 
@@ -136,10 +136,10 @@ def _face(card: Face) -> str:
         )
     body += _corner(label, ink) + (
         f'<text x="{CARD_W / 2}" y="{CARD_H / 2 + 9}" text-anchor="middle" '
-        f'font-size="{_number_size(label)}" font-weight="700" fill="{ink}">{escape(label)}</text>'
+        f'font-size="{_number_size(label)}" font-weight="700" fill="{ink}">{markup(label)}</text>'
     )
     kind = "negative" if negative else "positive"
-    return f'<g id="{ident}" class="card {kind}"><title>{escape(label)}</title>{body}</g>'
+    return f'<g id="{ident}" class="card {kind}"><title>{markup(label)}</title>{body}</g>'
 
 
 def _peek(card: Face) -> str:
@@ -150,5 +150,5 @@ def _peek(card: Face) -> str:
         f'<g style="opacity:var(--peek,1)"><rect x="9" y="{CARD_H - 19}" width="{CARD_W - 18}" '
         f'height="14" rx="7" fill="#fffdf7" stroke="#0f2547" stroke-width=".8"/>'
         f'<text x="{CARD_W / 2}" y="{CARD_H - 8.3}" text-anchor="middle" font-size="10" '
-        f'font-weight="700" fill="#1b2a41">{escape(label)}</text></g></g>'
+        f'font-weight="700" fill="#1b2a41">{markup(label)}</text></g></g>'
     )

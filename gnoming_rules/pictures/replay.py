@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from html import escape
 from importlib.resources import files
 from pathlib import Path
 from typing import NamedTuple
@@ -25,6 +24,7 @@ from typing import NamedTuple
 from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import AnyRecord, PublicRecord
+from ..markup import markup
 from ..referee.validate import Replay, Verdict, engine_moves, replay_file
 from .cards import face_label
 from .frames import Frame, describe_move, record_frames
@@ -170,15 +170,15 @@ def _status(frame: Frame, opening: str = "the deal") -> str:
     )
     return (
         f'<span class="where" data-round="{frame.round}" data-move="{frame.move}">'
-        f"{escape(where)}</span>"
-        f'<span class="played">{escape(frame.played)}</span>'
+        f"{markup(where)}</span>"
+        f'<span class="played">{markup(frame.played)}</span>'
     )
 
 
 def _scores(state: State, names: Sequence[str]) -> str:
     """The score table: each finished round, the totals, the winners once the game is over."""
     rounds = len(state.scores)
-    head = "".join(f"<th>R{index + 1}</th>" for index in range(rounds))
+    head = "".join(f"<th>R{index}</th>" for index in range(rounds))  # rounds from 0
     winners = set(state.winners)
     lines = []
     for seat, name in enumerate(names):
@@ -187,7 +187,7 @@ def _scores(state: State, names: Sequence[str]) -> str:
         crown = ' <span class="winner">&#9733; winner</span>' if seat in winners else ""
         won = ' class="won"' if seat in winners else ""
         lines.append(
-            f'<tr{won}><th scope="row">{escape(name)}{crown}</th>{cells}'
+            f'<tr{won}><th scope="row">{markup(name)}{crown}</th>{cells}'
             f'<td class="total">{face_label(total)}</td></tr>'
         )
     return (
@@ -213,7 +213,7 @@ def _moves(record: AnyRecord | None, replay: Replay, frames: Sequence[Frame]) ->
             continue
         items.append(
             f'<li data-frame="{index}"><span class="n">{frame.move - 1}</span> '
-            f"{escape(frame.played)}</li>"
+            f"{markup(frame.played)}</li>"
         )
     error = replay.verdict.error
     if error is not None and error.round is not None and error.move is not None and frames:
@@ -223,12 +223,12 @@ def _moves(record: AnyRecord | None, replay: Replay, frames: Sequence[Frame]) ->
         last = frames[-1].state
         for offset, move in enumerate(rest):
             number = error.move + offset
-            css, note = ("refused", f" <strong>refused: {escape(error.code)}</strong>")
+            css, note = ("refused", f" <strong>refused: {markup(error.code)}</strong>")
             if offset:
                 css, note = "unplayed", ""
             text = describe_move(move, last, None, record.players)
             items.append(
-                f'<li class="{css}"><span class="n">{number}</span> {escape(text)}{note}</li>'
+                f'<li class="{css}"><span class="n">{number}</span> {markup(text)}{note}</li>'
             )
     if current >= 0:
         items.append("</ol>")
@@ -245,8 +245,8 @@ def _verdict_html(verdict: Verdict, names: Sequence[str]) -> str:
             )
             return (
                 '<section id="verdict" class="ok"><span class="mark">&#10004;</span> '
-                f"<strong>Valid record, game complete.</strong> Winner: {escape(won)}. "
-                f"Totals: {escape(totals)}.</section>"
+                f"<strong>Valid record, game complete.</strong> Winner: {markup(won)}. "
+                f"Totals: {markup(totals)}.</section>"
             )
         return (
             '<section id="verdict" class="ok"><span class="mark">&#10004;</span> '
@@ -261,9 +261,9 @@ def _verdict_html(verdict: Verdict, names: Sequence[str]) -> str:
     rule = f", rule {error.rule}" if error.rule is not None else ""
     return (
         '<section id="verdict" class="bad"><span class="mark">&#10008;</span> '
-        f'<strong>Refused{escape(place)}:</strong> <code class="code">{escape(error.code)}</code>'
-        f'<span class="rule">{escape(rule)}</span>'
-        f'<p class="message">{escape(error.message)}</p></section>'
+        f'<strong>Refused{markup(place)}:</strong> <code class="code">{markup(error.code)}</code>'
+        f'<span class="rule">{markup(rule)}</span>'
+        f'<p class="message">{markup(error.message)}</p></section>'
     )
 
 
@@ -299,10 +299,10 @@ def _page(title: str, replay: Replay, main: str, data: dict[str, object]) -> str
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}: Gnoming A Round replay</title>"
+        f"<title>{markup(title)}: Gnoming A Round replay</title>"
         f"<style>{_resource('replay.css')}</style>"
         f"{STYLE}</head><body>"
-        f'<header><h1>Gnoming A Round</h1><p class="about">{escape(" · ".join(about))}</p>'
+        f'<header><h1>Gnoming A Round</h1><p class="about">{markup(" · ".join(about))}</p>'
         "</header>"
         f"{_verdict_html(replay.verdict, names)}"
         f"<main>{main}</main>"

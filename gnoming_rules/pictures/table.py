@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
 
 from ..core.cards import Face, is_face
 from ..core.ruleset import Ruleset
 from ..core.scoring import ScoreBreakdown, score_breakdown, score_visible
 from ..core.state import WAITING_FOR, Phase, State
+from ..markup import markup
 from ..play.observation import observe
 from ..play.render import describe_turn, seat_name
 from .cards import CARD_H, CARD_W, card_defs, card_ref, face_label
@@ -271,7 +271,7 @@ class Picture:
         parts = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {where.width} {where.height}" '
             f'width="{where.width}" height="{where.height}" class="gnoming-table" role="img" '
-            f'aria-label="{escape(self.title)}">',
+            f'aria-label="{markup(self.title)}">',
             STYLE,
             self.defs,
             f'<rect class="felt" width="{where.width}" height="{where.height}" rx="12"/>',
@@ -368,7 +368,7 @@ def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {total} {height + 2 * MARGIN}" '
         f'width="{total}" height="{height + 2 * MARGIN}" class="gnoming-table" role="img" '
-        f'aria-label="{escape(", ".join(panel.name for panel in panels))}">',
+        f'aria-label="{markup(", ".join(panel.name for panel in panels))}">',
         STYLE,
         card_defs(faces),
         f'<rect class="felt" width="{total}" height="{height + 2 * MARGIN}" rx="12"/>',
@@ -403,8 +403,8 @@ def heading_part(view: TableView, width: int | None = None) -> str:
     if width is not None and len(view.heading) * HEAD_CHAR > width - 4:
         fit = f' textLength="{width - 4}" lengthAdjust="spacingAndGlyphs"'
     return (
-        f'<text class="head" x="2" y="17"{fit}>{escape(view.heading)}</text>'
-        f'<text class="viewer" x="2" y="33">{escape(view.viewer)}</text>'
+        f'<text class="head" x="2" y="17"{fit}>{markup(view.heading)}</text>'
+        f'<text class="viewer" x="2" y="33">{markup(view.viewer)}</text>'
     )
 
 
@@ -438,7 +438,7 @@ def pile_parts(view: TableView) -> tuple[str, ...]:
         shown = " ".join(face_label(card) for card in view.removed)
         removed = (
             '<text class="label" x="0" y="24">out of the game this round:</text>'
-            f'<text class="name" x="0" y="44">{escape(shown)}</text>'
+            f'<text class="name" x="0" y="44">{markup(shown)}</text>'
         )
     return (*parts, held, removed)
 
@@ -451,8 +451,8 @@ def _label(title: str, detail: str) -> str:
     """Two centred lines under a card: what it is, and a detail (a count, who holds it)."""
     middle = f'x="{CARD_W / 2:g}" text-anchor="middle"'
     return (
-        f'<text class="label strong" {middle} y="{CARD_H + 15}">{escape(title)}</text>'
-        f'<text class="label" {middle} y="{CARD_H + 29}">{escape(detail)}</text>'
+        f'<text class="label strong" {middle} y="{CARD_H + 15}">{markup(title)}</text>'
+        f'<text class="label" {middle} y="{CARD_H + 29}">{markup(detail)}</text>'
     )
 
 
@@ -464,7 +464,7 @@ def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> s
         f'<rect class="panel{" active" if active else ""}" width="{width}" height="{height}" '
         'rx="10"/>',
         f'<text class="name" x="{PAD}" y="{PAD + 10}">'
-        f"{'&#9654; ' if active else ''}{escape(_short(seat.name, width))}</text>",
+        f"{'&#9654; ' if active else ''}{markup(_short(seat.name, width))}</text>",
     ]
     notes = []
     if seat.doing is not None:
@@ -478,7 +478,7 @@ def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> s
     if notes:
         css = "doing" if active else "note"
         parts.append(
-            f'<text class="{css}" x="{PAD}" y="{PAD + 25}">{escape(" · ".join(notes))}</text>'
+            f'<text class="{css}" x="{PAD}" y="{PAD + 25}">{markup(" · ".join(notes))}</text>'
         )
     top = TITLE
     for slot, (card, up) in enumerate(seat.cards):
@@ -502,7 +502,7 @@ def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> s
     foot = top + grid_h + LABELS + 8
     text = _score_text(seat)
     if text:
-        parts.append(f'<text class="label" x="{PAD}" y="{foot}">{escape(text)}</text>')
+        parts.append(f'<text class="label" x="{PAD}" y="{foot}">{markup(text)}</text>')
     return "".join(parts)
 
 
@@ -545,7 +545,7 @@ def _sets(breakdown: ScoreBreakdown, cols: int, top: int, grid_w: int, grid_h: i
         parts.append(
             f'<circle class="setv" cx="{cx:g}" cy="{cy:g}" r="12"/>'
             f'<text class="setv-text" x="{cx:g}" y="{cy + 4:g}" text-anchor="middle">'
-            f"{escape(face_label(-line.value))}</text>"
+            f"{markup(face_label(-line.value))}</text>"
         )
     for slot in breakdown.wild:
         row, col = divmod(slot, cols)

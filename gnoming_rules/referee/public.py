@@ -85,25 +85,30 @@ class Seen:
             cards=(hidden,) * state.players, draw_pile=(HIDDEN,) * len(dealt.draw_pile)
         )
 
-    def learn(self, card: Face, how: str) -> None:
+    def learn(self, card: Face, how: str, state: State | None = None) -> None:
         """Count ``card``, seen for the first time this round; ``how`` says where, for the
-        message. Raises ``impossible-card`` when the deck holds no more of that face."""
+        message. Raises ``impossible-card`` when the deck holds no more of that face,
+        saying where the copies already known lie in ``state`` (the table before ``card``
+        is put in its place), when it is given."""
         self.known[card] += 1
         if self.known[card] > self.deck[card]:
             copies = self.deck[card]
             held = f"holds {copies} cop{'y' if copies == 1 else 'ies'}" if copies else "holds none"
+            places = [] if state is None else known_places(state, card)
+            where = f": {', '.join(places)}" if places else ""
             raise IllegalMove(
                 IMPOSSIBLE,
                 "1.1",
                 f"{how} {a_card(card)}, but the deck {held} and "
                 f"{self.known[card] - 1} {'is' if self.known[card] == 2 else 'are'} already "
-                "known this round",
+                f"known this round{where}",
             )
 
-    def drawn(self, card: Face, seat: int) -> None:
-        """Count ``card``, drawn by ``seat`` from the draw pile."""
+    def drawn(self, card: Face, seat: int, state: State | None = None) -> None:
+        """Count ``card``, drawn by ``seat`` from the draw pile (``state``: as in
+        :meth:`learn`)."""
         if self.pile is None:
-            self.learn(card, f"seat {seat} drew")
+            self.learn(card, f"seat {seat} drew", state)
             return
         if self.pile[card] <= 0:
             left = ", ".join(face_text(face) for face in sorted(self.pile.elements(), key=str))
@@ -140,10 +145,29 @@ class Seen:
         for seat, (layout, faces) in enumerate(zip(after.cards, final, strict=True)):
             for slot, (card, face) in enumerate(zip(layout, faces, strict=True)):
                 if card == HIDDEN:
-                    self.learn(face, f"final[{seat}][{slot}] names")
+                    self.learn(face, f"final[{seat}][{slot}] names", after)
         layouts = tuple(tuple(faces) for faces in final)
         scores = round_scores(ruleset.compiled, layouts, after.went_out)
         return after._replace(cards=layouts, scores=(*after.scores[:-1], scores))
 
 
-__all__: list[str] = []
+def known_places(state: State, card: Face) -> list[str]:
+    """Where the table shows ``card`` in ``state`` (a public replay's state, which holds
+    stand-ins for what nobody saw): ``seat 1's slot 4``, ``discard pile 0``, ``held by
+    seat 2``, ``out of the game``, each once a copy. The evidence of an
+    ``impossible-card`` refusal."""
+    places = [
+        f"seat {seat}'s slot {slot}"
+        for seat, layout in enumerate(state.cards)
+        for slot, shown in enumerate(layout)
+        if shown == card
+    ]
+    for index, pile in enumerate(state.discard_piles):
+        places += [f"discard pile {index}"] * pile.count(card)
+    if state.held == card:
+        places.append(f"held by seat {state.turn}")
+    places += ["out of the game"] * state.removed.count(card)
+    return places
+
+
+__all__ = ["known_places"]

@@ -45,12 +45,14 @@ def describe(label: str, replay: Replay) -> str:
     headline = f"{label}: {'INVALID' if verdict.exit_status == 1 else 'NOT PLAYABLE'}"
     headline += f"{where}: {error.code}"
     if replay.state is None or replay.ruleset is None:
-        return f"{headline}: {error.message}"
+        others = error.problems[1:]  # every fault of the structure, the first in the headline
+        return "\n".join([f"{headline}: {error.message}",
+                          *(f"{INDENT}{problem.message}" for problem in others)])  # fmt: skip
     lines = [headline]
     if replay.entry is not None and error.move is not None:
         lines.append(f"{INDENT}move {error.move}: {_entry_text(replay.entry)}")
     if error.rule is not None:
-        text = rule_text(error.rule)
+        text = rule_text(error.rule, error.code)
         lines += _wrapped(f"rule {error.rule}: {text}" if text else f"rule {error.rule}")
         if error.code == "score-mismatch":  # "8" is the section: quote its scoring rules
             for number in _scoring_rules(replay):
@@ -128,7 +130,17 @@ def _picture(replay: Replay) -> list[str]:
     lines = [INDENT + caption]
     grid = draw_layout(state.cards[seat], state.face_up[seat], rows, cols, marked=marked)
     lines += [INDENT * 2 + line for line in grid]
-    if entry.get("action") in ("draw", "discard") or error.code == "wrong-phase":
+    piles = entry.get("action") in ("draw", "discard") or error.code == "wrong-phase"
+    if error.code == "impossible-card":  # the evidence: wherever the known copies lie
+        card = entry.get("card")
+        for other, layout in enumerate(state.cards):
+            if other != seat and card in layout:
+                lines.append(f"{INDENT}{seat_name(other, names)}, which shows {face_text(card)}:")
+                grid = draw_layout(layout, state.face_up[other], rows, cols)
+                lines += [INDENT * 2 + line for line in grid]
+        piles = piles or card == state.held or card in state.removed
+        piles = piles or any(card in pile for pile in state.discard_piles)
+    if piles:
         lines += [INDENT + line for line in draw_piles(state)]
     return lines
 

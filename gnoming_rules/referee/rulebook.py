@@ -18,6 +18,10 @@ __all__ = ["rule_text", "rules"]
 _PARAGRAPH = re.compile(r"^\*\*(\d+\.\d+)(.*?)\*\*(.*)$")
 _SECTION = re.compile(r"^## (\d+)\. (.*)$")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+"""Where one sentence of a rule ends and the next begins."""
+_LEANING = frozenset({"It", "This", "That", "They", "These", "Then"})
+"""First words of a sentence that needs the one before it (``It may not go straight back``)."""
 
 
 @cache
@@ -44,11 +48,22 @@ def rules() -> dict[str, str]:
     return {number: _plain(body) for number, body in found.items()}
 
 
-def rule_text(number: str | None) -> str | None:
-    """The text of rule ``number`` (``"7.2"``, or a section such as ``"8"``), if there is one."""
+def rule_text(number: str | None, code: str | None = None) -> str | None:
+    """The text of rule ``number`` (``"7.2"``, or a section such as ``"8"``), if there is one.
+
+    Given the refusal's ``code``, a rule that says several things is quoted by the
+    sentences that name that code only: rule 2.1 counts the players and orders the turns,
+    and a ``not-your-turn`` refusal quotes the turn order, not "Three to seven players"."""
     if number is None:
         return None
-    return rules().get(number)
+    text = rules().get(number)
+    if text is None or code is None:
+        return text
+    sentences = _SENTENCE.split(text)
+    naming = [sentence for sentence in sentences if f"({code})" in sentence]
+    if not naming or naming[0] == sentences[0] or naming[0].split(" ", 1)[0] in _LEANING:
+        return text  # the whole rule is the code's, or its sentence leans on the one before
+    return " ".join(naming)
 
 
 def _plain(text: str) -> str:

@@ -43,10 +43,12 @@ from ..core.entries import (
 )
 from ..core.errors import (
     INPUT_ERROR_CODES,
+    MAX_PROBLEMS,
     ErrorCode,
     GnomingError,
     IllegalMove,
     RecordError,
+    RecordProblem,
     RulesetError,
     json_line,
     one_line,
@@ -89,16 +91,23 @@ class VerdictError:
     code: ErrorCode
     rule: str | None
     message: str
+    problems: tuple[RecordProblem, ...] = ()
+    """Every fault of a ``bad-record`` record's structure (the first is this error's own),
+    when it has several (see :attr:`RecordError.problems`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The record format's ``error`` object."""
-        return {
+        """The record format's ``error`` object; ``problems`` lists every fault of a
+        record's structure when there are several (docs/record-format.md)."""
+        found: dict[str, Any] = {
             "round": self.round,
             "move": self.move,
             "code": self.code,
             "rule": self.rule,
             "message": self.message,
         }
+        if len(self.problems) > 1:
+            found["problems"] = [problem._asdict() for problem in self.problems]
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +397,7 @@ def _not_a_record(error: RecordError, record: AnyRecord | None = None) -> Replay
     verdict = Verdict(
         False,
         False,
-        VerdictError(error.round, error.move, error.code, None, error.message),
+        VerdictError(error.round, error.move, error.code, None, error.message, error.problems),
         (),
         (),
         (),
@@ -441,14 +450,23 @@ def read_structure(
     """Step 1's structure: the seats the record names exist, its claims hold one number a
     seat, and every move entry reads as a move (the move layer's
     :func:`~gnoming_rules.core.entries.read_entry`). Returns each round's moves with their
-    claimed cards; raises ``bad-record`` at the first fault, in document order. ``table``:
-    the ruleset's shared moves (its compiled view), if it is known; ``piles``: the number of
-    discard piles that bounds ``pile`` when no table says it."""
+    claimed cards; raises ``bad-record`` at the first fault, in document order, listing
+    every fault (:attr:`RecordError.problems`). ``table``: the ruleset's shared moves (its
+    compiled view), if it is known; ``piles``: the number of discard piles that bounds
+    ``pile`` when no table says it."""
+    faults: list[RecordProblem] = []  # the first MAX_PROBLEMS (a hostile record may hold
+    found = [0]  # a million), and how many there are
+
+    seats = seats_text(players)
+
+    def fault(problem: RecordProblem) -> None:
+        found[0] += 1
+        if len(faults) < MAX_PROBLEMS:
+            faults.append(problem)
+
     if record.first_player >= players:
-        raise RecordError(
-            "bad-record",
-            f"first_player: seat {record.first_player} does not exist ({seats_text(players)})",
-        )
+        seat = record.first_player
+        fault(RecordProblem(None, None, f"first_player: seat {seat} does not exist ({seats})"))
     rounds: list[list[Step]] = []
     every_round: Sequence[Round | PublicRound] = record.rounds
     for round_index, round_ in enumerate(every_round):
@@ -458,26 +476,26 @@ def read_structure(
             step = read_entry(entry, players, table, piles=piles)
             if type(step) is Malformed:
                 path = field_path(("rounds", round_index, "moves", move_index, step.field))
-                raise RecordError("bad-record", f"{path}: {step.message}", round_index, move_index)
+                fault(RecordProblem(round_index, move_index, f"{path}: {step.message}"))
             append(step)  # type: ignore[arg-type]
         if round_.scores is not None and len(round_.scores) != players:
-            raise RecordError(
-                "bad-record",
-                f"rounds[{round_index}].scores: {len(round_.scores)} scores for {players} players",
-            )
+            count = f"{len(round_.scores)} scores for {players} players"
+            fault(RecordProblem(None, None, f"rounds[{round_index}].scores: {count}"))
         rounds.append(steps)
     result = record.result
     if result is not None:
         if result.totals is not None and len(result.totals) != players:
-            raise RecordError(
-                "bad-record", f"result.totals: {len(result.totals)} totals for {players} players"
-            )
+            count = f"{len(result.totals)} totals for {players} players"
+            fault(RecordProblem(None, None, f"result.totals: {count}"))
         for seat in result.winners or ():
             if seat >= players:
-                raise RecordError(
-                    "bad-record",
-                    f"result.winners: seat {seat} does not exist ({seats_text(players)})",
+                fault(
+                    RecordProblem(
+                        None, None, f"result.winners: seat {seat} does not exist ({seats})"
+                    )
                 )
+    if faults:
+        raise RecordError.of(faults, found[0])
     return rounds
 
 
@@ -662,14 +680,14 @@ def _learn(seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face) -
     from the draw pile, displaced or turned up), counted by :class:`Seen`."""
     if type(move) is Reveal or type(move) is Flip:
         seat, slot = move.player, move.slot
-        seen.learn(card, f"seat {seat} {CLAIM_VERBS[type(move)]}")
+        seen.learn(card, f"seat {seat} {CLAIM_VERBS[type(move)]}", after)
         layout = after.cards[seat]
         cards = (*layout[:slot], card, *layout[slot + 1 :])
         return after._replace(cards=(*after.cards[:seat], cards, *after.cards[seat + 1 :]))
     if type(move) is Draw:
-        seen.drawn(card, after.turn)
+        seen.drawn(card, after.turn, after)
     else:
-        seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}")
+        seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}", after)
     return after._replace(held=card)
 
 
