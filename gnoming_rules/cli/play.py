@@ -15,7 +15,7 @@ from ..core.moves import Deal, Move, Reshuffle
 from ..core.ruleset import load_ruleset
 from ..core.state import State
 from ..formats.record import dump_record, write_record
-from ..play.bots import NAMES, Bot, default_names, play_game
+from ..play.bots import BOTS, NAMES, Bot, default_names, play_game
 from ..play.render import seat_name
 from .command import ArgsError, Command
 from .human import TerminalPlayer, move_words
@@ -57,7 +57,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot",
-        choices=("random", "greedy"),
+        choices=tuple(BOTS),
         default="greedy",
         help="who plays every seat (default: %(default)s)",
     )
