@@ -2,8 +2,9 @@
 
 ``GnomingGymEnv(ruleset="standard", players=4, seat=0, bots="greedy")`` is a
 single-agent ``gymnasium.Env``. The agent plays ``seat``; every other seat is a bundled
-bot (``"greedy"`` or ``"random"``, :mod:`gnoming_rules.bots`) drawing its choices from
-the environment's generator, as do the deals and reshuffles. Observations, actions and
+bot (a name of :data:`gnoming_rules.play.bots.BOTS`: ``"greedy"``, ``"random"`` or
+``"search"``) drawing its choices from the environment's generator, as do the deals and
+reshuffles. Observations, actions and
 rewards are those of the PettingZoo environment for that seat: a dictionary with the
 flat ``"observation"`` and the ``"action_mask"``; ``Discrete(n)`` actions; minus the
 seat's round score when a round ends. An episode ends with the game (``terminated``) or
