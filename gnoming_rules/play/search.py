@@ -17,6 +17,11 @@ rich in high cards makes a face-down card worth more), and the going-out bonus o
 penalty (rule 8.6) when the turn goes out, against the others' estimates. A round that
 ends within the turn scores as the rules score it.
 
+Strength, measured by ``benchmarks/bots.py`` (docs/decisions.md): it wins every game
+against random bots, and loses to the greedy bot (a win rate of about 0.22 at three
+seats, where an equal seat wins 0.33): searching one turn with this evaluation does not
+yet make up for the greedy bot's habit of ending rounds.
+
 The budget is ``simulations`` per move, or ``milliseconds`` per move (whichever ends
 first when both are given). With a budget of simulations alone, a bot built with the
 same ``seed`` makes the same choices; a time budget depends on the machine's speed.
