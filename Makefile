@@ -6,12 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test check lint typecheck docs pytest order mutation fuzz bench bench-records bench-adapters golden schemas examples pictures clean
+.PHONY: demo test check lint typecheck docs pytest order mutation fuzz bench bench-records bench-adapters bench-bots golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -77,6 +77,10 @@ bench-records: $(STAMP)
 bench-adapters: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
 	$(BIN)/python benchmarks/adapters.py
+
+# The search bot's win rates against the greedy and random bots (200 games a pairing: long).
+bench-bots: $(STAMP)
+	$(BIN)/python benchmarks/bots.py
 
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)

@@ -28,6 +28,10 @@ RESOLVER = RulesetResolver(trusted=[Path(TINY).parent])
 """The golden records name ``../../examples/tiny.yaml``, outside their own folder: the
 project's own files, so that folder is trusted."""
 
+PLAYTHROUGH = GOLDEN / "openspiel-tiny-2.txt"
+"""OpenSpiel's ``generate_playthrough`` of a tiny two-seat game (its game string names the
+ruleset from the repository's root, where it is made and replayed)."""
+
 CASES: dict[str, dict[str, Any]] = {
     "tiny-3-greedy": {"ruleset": "../../examples/tiny.yaml", "players": 3, "seed": 21},
     "tiny-2-random": {
@@ -125,7 +129,26 @@ def main() -> int:
         path = GOLDEN / f"{name}.json"
         path.write_text(golden_text(record, steps_of(record)), encoding="utf-8")
         print(f"wrote {path}")
+    PLAYTHROUGH.write_text(playthrough_text(), encoding="utf-8")
+    print(f"wrote {PLAYTHROUGH}")
     return 0
+
+
+def playthrough_text() -> str:
+    """The playthrough of :data:`PLAYTHROUGH`, generated from the repository's root."""
+    import os
+
+    from open_spiel.python.algorithms import generate_playthrough
+
+    from gnoming_rules.adapters.openspiel_game import GAME_NAME
+
+    here = Path.cwd()
+    os.chdir(GOLDEN.parent.parent)
+    try:
+        game = f"{GAME_NAME}(players=2,ruleset=examples/tiny.yaml)"
+        return str(generate_playthrough.playthrough(game, None, seed=7))
+    finally:
+        os.chdir(here)
 
 
 if __name__ == "__main__":

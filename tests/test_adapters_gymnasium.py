@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import gymnasium
 import numpy as np
@@ -73,3 +74,40 @@ def test_a_seat_outside_the_table_is_refused() -> None:
         GnomingGymEnv("quick", 3, seat=3)
     with pytest.raises(gr.GnomingError, match="bad-setup"):
         GnomingGymEnv("quick", 2)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [8.5, float("inf"), "8", b"8", True, np.bool_(True), np.array(8.0), np.array([8])],
+    ids=repr,
+)
+def test_only_integers_of_the_space_are_actions(action: object) -> None:
+    env = GnomingGymEnv("quick", 3)
+    env.reset(seed=2)
+    before = env.table.state
+    with pytest.raises(AssertionError, match="invalid"):
+        env.step(action)  # type: ignore[arg-type]
+    assert env.table.state is before
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int32, np.array])
+def test_python_and_numpy_integers_are_actions(kind: Callable[[int], object]) -> None:
+    env = GnomingGymEnv("quick", 3)
+    env.reset(seed=2)
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    _, _, terminated, _, info = env.step(kind(legal))  # type: ignore[arg-type]
+    assert not terminated and "illegal_action" not in info
+
+
+def test_action_masks_follows_the_agents_turns() -> None:
+    env = GnomingGymEnv("quick", 3, seat=1)
+    observation, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while True:
+        mask = env.action_masks()
+        assert mask.dtype == np.bool_
+        assert np.array_equal(mask, observation["action_mask"].astype(bool)) and mask.any()
+        observation, _, terminated, truncated, _ = env.step(rng.choice(np.flatnonzero(mask)))
+        if terminated or truncated:
+            break
+    assert not env.action_masks().any()

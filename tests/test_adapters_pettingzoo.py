@@ -304,3 +304,53 @@ def test_the_raw_env_refuses_numbers_outside_the_space_with_a_code() -> None:
     legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
     game.step(np.int64(legal))  # type: ignore[arg-type]
     assert game.table.moves == 1
+
+
+NOT_ACTIONS: list[object] = [
+    8.5,
+    8.0,
+    float("inf"),
+    "8",
+    b"8",
+    True,
+    False,
+    np.bool_(True),
+    np.float64(8.0),
+    np.array(8.0),
+    np.array("8"),
+    np.array([8]),
+]
+"""Values a careless learner might pass that are no integer of the space: each refused,
+never read as the number it looks like."""
+
+
+@pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
+def test_only_integers_of_the_space_are_actions(action: object) -> None:
+    raw, checked = raw_env("standard", 3), env("standard", 3)
+    for game in (raw, checked):
+        game.reset(seed=6)
+    with pytest.raises(gr.GnomingError, match="bad-action") as refused:
+        raw.step(action)  # type: ignore[arg-type]
+    assert type(action).__name__ in str(refused.value)
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        checked.step(action)  # type: ignore[arg-type]
+    assert raw.table.moves == checked.table.moves == 0
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int32, np.uint8, np.array])
+def test_python_and_numpy_integers_are_actions(kind: Callable[[int], object]) -> None:
+    for game in (raw_env("standard", 3), env("standard", 3)):
+        game.reset(seed=6)
+        legal = int(np.flatnonzero(game.action_masks())[0])
+        game.step(kind(legal))  # type: ignore[arg-type]
+        assert game.table.moves == 1
+
+
+def test_action_masks_is_the_observations_mask_as_booleans() -> None:
+    game = env("quick", 3)
+    game.reset(seed=3)
+    for agent in game.possible_agents:
+        mask = game.action_masks(agent)
+        assert mask.dtype == np.bool_
+        assert np.array_equal(mask, game.observe(agent)["action_mask"].astype(bool))
+    assert game.action_masks().any()  # the selected agent's

@@ -2,8 +2,9 @@
 
 ``GnomingGymEnv(ruleset="standard", players=4, seat=0, bots="greedy")`` is a
 single-agent ``gymnasium.Env``. The agent plays ``seat``; every other seat is a bundled
-bot (``"greedy"`` or ``"random"``, :mod:`gnoming_rules.bots`) drawing its choices from
-the environment's generator, as do the deals and reshuffles. Observations, actions and
+bot (a name of :data:`gnoming_rules.play.bots.BOTS`: ``"greedy"``, ``"random"`` or
+``"search"``) drawing its choices from the environment's generator, as do the deals and
+reshuffles. Observations, actions and
 rewards are those of the PettingZoo environment for that seat: a dictionary with the
 flat ``"observation"`` and the ``"action_mask"``; ``Discrete(n)`` actions; minus the
 seat's round score when a round ends. An episode ends with the game (``terminated``) or
@@ -32,7 +33,7 @@ from ..play.bots import Bot, BotKind, make_bot
 from ..play.observation import observe
 from ..play.render import describe_turn, draw_table
 from .encoding import Encoder
-from .table import DEFAULT_MOVE_LIMIT, Table, resolve_ruleset
+from .table import DEFAULT_MOVE_LIMIT, Table, action_number, resolve_ruleset
 
 __all__ = ["ENV_ID", "GnomingGymEnv"]
 
@@ -95,12 +96,19 @@ class GnomingGymEnv(gymnasium.Env[Observation, np.int64]):
     def step(
         self, action: np.int64 | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Play the agent's ``action``, then the bots' moves until the agent's next turn."""
+        """Play the agent's ``action``, then the bots' moves until the agent's next turn.
+
+        ``action`` must be an integer of the space (a Python or NumPy integer); anything
+        else (a bool, a float, a string) raises ``AssertionError``, as Gymnasium's own
+        environments do."""
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
         table = self.table
+        number = action_number(action, table.space.size)
+        if number is None:  # as Gymnasium's own environments refuse an action
+            raise AssertionError(f"{action!r} ({type(action)}) invalid")
         try:
-            ended = table.play(int(action))
+            ended = table.play(number)
         except IllegalMove as refusal:
             self._over = True
             info = {"illegal_action": True, "refusal": str(refusal)}
@@ -112,6 +120,14 @@ class GnomingGymEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, truncated, {}
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The agent's legal actions now, as booleans (all false once the episode is over):
+        what sb3-contrib's ``MaskablePPO`` asks the environment for."""
+        state = self.table.state
+        if state.actor != self.seat or self._over:
+            return np.zeros(self.table.space.size, dtype=bool)
+        return self.table.space.mask(state).astype(bool)
 
     def _bots_play(self) -> float:
         """Let the bots move until the agent's turn or the end; the agent's reward meanwhile."""

@@ -23,6 +23,15 @@ which the game stops, so that its length is bounded as OpenSpiel requires).
   draw pile; the public news of deals, reshuffles and round ends); the tensor is the
   observation tensor followed by what the seat knows of the draw pile (after a
   reshuffle, how many of each face it holds: they were all seen on the discard piles).
+- **Observers** honour OpenSpiel's ``IIGObservationType``: ``public_info`` alone is the
+  table's view (a spectator's), ``private_info=SINGLE_PLAYER`` alone the card the seat
+  alone sees, both the seat's observation; ``perfect_recall`` the information state.
+- **Worlds**: ``resample_from_infostate(seat, sampler)`` draws a state uniformly among
+  those with the seat's information state (its hidden cards spread again, by
+  :mod:`gnoming_rules.play.worlds`), so OpenSpiel's ``ISMCTSBot`` plays it as it is.
+- **Refusals**: a chance outcome not offered (out of range, or a face with no copy left)
+  raises ``bad-action``, an action on a finished game ``no-player-to-move``, an illegal
+  move the referee's :class:`~gnoming_rules.errors.IllegalMove`; the state is unchanged.
 - **Returns** are minus each seat's total (lower is better in this game), given at the
   end; a game stopped by ``move_limit`` returns minus the totals of its finished rounds.
 """
@@ -30,7 +39,11 @@ which the game stops, so that its length is bounded as OpenSpiel requires).
 from __future__ import annotations
 
 import copy
+import math
+import random
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace as dc_replace
 from typing import Any
 
 from ..extras import missing_extra
@@ -42,14 +55,16 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
     raise missing_extra(missing, "rl") from None
 
 from ..core.cards import Face, face_text
-from ..core.engine import apply, new_game
+from ..core.engine import apply, new_game, shuffle
+from ..core.errors import UsageError
 from ..core.moves import Deal, Move, PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State, below_tops
 from ..formats.record import Record
-from ..play.observation import Observation, observe
+from ..play.observation import Observation, held_is_hidden, observe
 from ..play.recorder import Recorder
 from ..play.render import describe_turn, draw_table
+from ..play.worlds import Spot, hidden_places
 from .actions import ActionSpace, action_space
 from .encoding import Encoder, total_bound
 from .table import DEFAULT_MOVE_LIMIT, resolve_ruleset
@@ -146,12 +161,21 @@ class _Progress:
         self.log: list[tuple[int, int, Face | None] | str] = []
         """``(seat, action, card shown)`` per player move, and the public news of deals,
         reshuffles and round ends as text."""
+        self.steps = 0
+        """Actions applied so far (the length of OpenSpiel's history)."""
+        self.sequences: list[tuple[int, int]] = []
+        """The chance sequences of the round (its deal, then each reshuffle): where each
+        starts in the history, and how many cards it deals."""
+        self.held_at: tuple[int, int] | None = None
+        """The last card drawn from the draw pile: its sequence (an index of
+        :attr:`sequences`) and its place in that sequence's order."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
         twin = copy.copy(self)
         twin.dealt = self.dealt[:]
         twin.left = self.left[:]
         twin.log = self.log[:]
+        twin.sequences = self.sequences[:]
         return twin
 
 
@@ -191,11 +215,24 @@ class GnomingGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Observer:
-        """The observation (default) or, with ``perfect_recall``, the information state."""
+        """The observer of ``iig_obs_type`` (:class:`Observer`): by default the seat's
+        observation; ``perfect_recall`` gives the information state, ``public_info`` and
+        ``private_info`` choose the table's part, the seat's own part or both."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        perfect = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
-        return Observer(self.tables, information_state=perfect)
+        if iig_obs_type is None:
+            return Observer(self.tables, information_state=False)
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "private_info=ALL_PLAYERS is not offered: no seat sees every seat's cards"
+            )
+        return Observer(
+            self.tables,
+            information_state=bool(iig_obs_type.perfect_recall),
+            public=bool(iig_obs_type.public_info),
+            private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        )
 
 
 class GnomingState(pyspiel.State):  # type: ignore[misc]
@@ -230,7 +267,15 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
         progress = self._progress
         tables = progress.tables
         if progress.player == _CHANCE:
-            progress.left[action] -= 1
+            left = progress.left
+            if not (0 <= action < len(left) and left[action] > 0):
+                raise UsageError("bad-action", _refused_outcome(tables, left, action))
+            if not progress.dealt:  # a deal or a reshuffle begins
+                if progress.state.phase is Phase.DEAL:
+                    progress.sequences = []
+                progress.sequences.append((progress.steps, progress.to_deal))
+            progress.steps += 1
+            left[action] -= 1
             progress.dealt.append(tables.faces[action])
             progress.to_deal -= 1
             if progress.to_deal:
@@ -243,8 +288,16 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
         else:
             state = progress.state
             seat = progress.player
+            if seat == _TERMINAL:
+                raise UsageError(
+                    "no-player-to-move", f"the game is over: action {action} cannot be applied"
+                )
             move = tables.space.move(seat, action)
             after = apply(tables.ruleset, state, move)
+            progress.steps += 1
+            if action == tables.space.draw:
+                length = progress.sequences[-1][1]
+                progress.held_at = (len(progress.sequences) - 1, length - len(state.draw_pile))
             progress.log.append((seat, action, _shown_card(move, state, after)))
             progress.moves += 1
             if len(after.scores) > len(state.scores):
@@ -259,6 +312,61 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             progress.player = _CHANCE
             progress.left = _to_come(tables, after)
             progress.to_deal = sum(progress.left)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> GnomingState:
+        """A state drawn uniformly among those ``player_id`` cannot tell from this one: the
+        same information state, its hidden cards spread as the deck allows.
+
+        The cards a seat cannot see (:func:`~gnoming_rules.play.worlds.hidden_places`)
+        are shuffled among themselves, those of each chance sequence of the round apart
+        (a reshuffle's cards, which every seat saw on the discard piles, stay in the
+        draw pile); the history's chance actions are rewritten to match and replayed,
+        so the new state has a history of its own. ``probability_sampler`` returns
+        uniform numbers in ``[0, 1)``, as OpenSpiel's ``UniformProbabilitySampler``.
+        """
+        progress = self._progress
+        tables = progress.tables
+        if not 0 <= player_id < tables.players:
+            raise UsageError(
+                "bad-seat",
+                f"seat {player_id} is not at the table (seats 0 to {tables.players - 1})",
+            )
+        if progress.dealt:
+            raise UsageError(
+                "hidden-card", "a deal or reshuffle is under way: resample before or after it"
+            )
+        state = progress.state
+        places = hidden_places(observe(state, player_id))
+        history = self.history()
+        groups: dict[int, list[int]] = {}
+        for place in places:
+            sequence, offset = self._source(place)
+            start, _ = progress.sequences[sequence]
+            groups.setdefault(sequence, []).append(start + offset)
+        rng = _SamplerRandom(probability_sampler)
+        for steps in groups.values():
+            actions = [history[step] for step in steps]
+            shuffle(actions, rng)
+            for step, action in zip(steps, actions, strict=True):
+                history[step] = action
+        twin: GnomingState = self.get_game().new_initial_state()
+        for action in history:
+            twin.apply_action(action)
+        return twin
+
+    def _source(self, place: Spot) -> tuple[int, int]:
+        """The chance sequence of the round that put the card at ``place``, and where."""
+        progress = self._progress
+        if place.kind == "slot":
+            return 0, place.seat * progress.tables.space.slots + place.at
+        if place.kind == "held":
+            assert progress.held_at is not None
+            return progress.held_at
+        last = len(progress.sequences) - 1
+        _, length = progress.sequences[last]
+        return last, length - len(progress.state.draw_pile) + place.at
 
     def _action_to_string(self, player: int, action: int) -> str:
         tables = self._progress.tables
@@ -284,6 +392,31 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             lines.append("dealt so far: " + " ".join(face_text(card) for card in progress.dealt))
         lines.append(f"player moves: {progress.moves}")
         return "\n".join(lines)
+
+
+class _SamplerRandom(random.Random):
+    """A generator whose numbers come from OpenSpiel's probability sampler (``random()``
+    alone is overridden, so ``shuffle`` draws from it)."""
+
+    def __init__(self, sampler: Callable[[], float]) -> None:
+        super().__init__()
+        self._sampler = sampler
+
+    def random(self) -> float:
+        """The sampler's next number, kept in ``[0, 1)``."""
+        return min(max(float(self._sampler()), 0.0), math.nextafter(1.0, 0.0))
+
+
+def _refused_outcome(tables: _Tables, left: list[int], action: int) -> str:
+    """Why chance outcome ``action`` is not offered: out of range, or no copy left."""
+    offered = [index for index, count in enumerate(left) if count]
+    if not 0 <= action < len(left):
+        return (
+            f"chance outcome {action} is not a face of this deck (0 to {len(left) - 1}); "
+            f"offered now: {offered}"
+        )
+    face = face_text(tables.faces[action])
+    return f"chance outcome {action} ({face}) is not offered: no copy of {face} is left to deal"
 
 
 def _to_come(tables: _Tables, state: State) -> list[int]:
@@ -324,29 +457,70 @@ def _public_news(before: State, after: State) -> str:
 
 class Observer:
     """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``)
-    for the observation or, with ``information_state``, the information state."""
+    for one kind of observation (OpenSpiel's ``IIGObservationType``).
 
-    def __init__(self, tables: _Tables, *, information_state: bool) -> None:
+    - ``public`` (``public_info``): what the whole table sees, a spectator's view
+      (:func:`~gnoming_rules.play.observation.observe` with no seat); its tensor is the
+      encoder's vector in seat 0's frame.
+    - ``private`` (``private_info=SINGLE_PLAYER``): what the seat alone sees, the card
+      it drew from the draw pile while it holds it; its tensor is that card's one-hot face.
+      Both together are the seat's own observation (the default).
+    - ``perfect_recall``: everything seen so far, in order (the information state): the
+      history's lines before the view, and in the tensor what is known of the draw pile.
+    """
+
+    def __init__(
+        self,
+        tables: _Tables,
+        *,
+        information_state: bool,
+        public: bool = True,
+        private: bool = True,
+    ) -> None:
         self.tables = tables
         self.information_state = information_state
-        size = tables.encoder.size + (len(tables.faces) + 1 if information_state else 0)
+        self.public = public
+        self.private = private
+        faces = len(tables.faces)
+        size = 0
+        if public:
+            size += tables.encoder.size + (faces + 1 if information_state else 0)
+        elif private:
+            size += faces
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
+
+    def _seat(self, player: int) -> int | None:
+        """The seat whose view this observer shows (``None``: the spectator's)."""
+        return max(player, 0) if self.private else None
 
     def set_from(self, state: GnomingState, player: int) -> None:
         """Write ``player``'s view of ``state`` into :attr:`tensor`."""
         progress = state._progress
-        view = observe(progress.state, max(player, 0))
-        encoder = self.tables.encoder
+        referee = progress.state
         tensor = self.tensor
-        tensor[: encoder.size] = encoder.encode_state(progress.state, max(player, 0))
+        tensor[:] = 0.0
+        seat = max(player, 0)
+        if not self.public:
+            if self.private:
+                secret = _private_card(referee, seat)
+                if secret is not None:
+                    tensor[self.tables.faces.index(secret)] = 1.0
+            return
+        encoder = self.tables.encoder
+        if self.private:
+            tensor[: encoder.size] = encoder.encode_state(referee, seat)
+        else:
+            tensor[: encoder.size] = encoder.encode(dc_replace(observe(referee), seat=0))
         if not self.information_state:
             return
-        tensor[encoder.size :] = 0.0
         if progress.reshuffled:
-            known = Counter(progress.state.draw_pile)
-            if view.held_hidden and progress.state.held is not None:
-                known[progress.state.held] += 1
+            known = Counter(referee.draw_pile)
+            held_at = progress.held_at
+            drawn_since = held_at is not None and held_at[0] == len(progress.sequences) - 1
+            if held_is_hidden(referee, self._seat(player)) and drawn_since:
+                assert referee.held is not None
+                known[referee.held] += 1
             for index, face in enumerate(self.tables.faces):
                 tensor[encoder.size + index] = known[face]
             tensor[-1] = 1.0
@@ -355,10 +529,41 @@ class Observer:
         """``player``'s observation, or everything it saw so far, as text."""
         progress = state._progress
         seat = max(player, 0)
-        view = _view_text(observe(progress.state, seat))
+        if not self.public:
+            if not self.private:
+                return ""
+            lines = [f"seat {seat} holds {_card_text(_private_card(progress.state, seat))}"]
+            if self.information_state:
+                lines = [*_private_history(progress, seat), *lines]
+            return "\n".join(lines)
+        view = _view_text(observe(progress.state, self._seat(player)))
         if not self.information_state:
             return view
-        return "\n".join([*_history_lines(progress, seat), view])
+        return "\n".join([*_history_lines(progress, self._seat(player)), view])
+
+
+def _private_card(state: State, seat: int) -> Face | None:
+    """The card ``seat`` sees and the table does not: the one it drew from the draw pile."""
+    if state.held is not None and held_is_hidden(state, None) and state.turn == seat:
+        return state.held
+    return None
+
+
+def _card_text(card: Face | None) -> str:
+    return "nothing unseen by the table" if card is None else face_text(card)
+
+
+def _private_history(progress: _Progress, seat: int) -> list[str]:
+    """The cards ``seat`` alone saw so far: each card it drew from the draw pile."""
+    draw = progress.tables.space.draw
+    return [
+        f"drew {face_text(entry[2])}"
+        for entry in progress.log
+        if not isinstance(entry, str)
+        and entry[0] == seat
+        and entry[1] == draw
+        and entry[2] is not None
+    ]
 
 
 def _view_text(view: Observation) -> str:
@@ -368,7 +573,8 @@ def _view_text(view: Observation) -> str:
         return " ".join("?" if card is None else face_text(card) for card in items)
 
     phase = view.phase.name.lower()
-    lines = [f"seat {view.seat}, round {view.round}, {phase}, turn {view.turn}"]
+    who = "spectator" if view.seat is None else f"seat {view.seat}"
+    lines = [f"{who}, round {view.round}, {phase}, turn {view.turn}"]
     lines += [f"layout {seat}: {cards(layout)}" for seat, layout in enumerate(view.layouts)]
     lines += [f"pile {index}: {cards(pile)}" for index, pile in enumerate(view.discard_piles)]
     held = "hidden" if view.held_hidden else face_text(view.held)
@@ -378,11 +584,13 @@ def _view_text(view: Observation) -> str:
     return "\n".join(lines)
 
 
-def _history_lines(progress: _Progress, seat: int) -> list[str]:
-    """Everything ``seat`` saw, in order: the table, then each event as that seat saw it."""
+def _history_lines(progress: _Progress, seat: int | None) -> list[str]:
+    """Everything ``seat`` (``None``: the table) saw, in order: the table, then each event
+    as that seat saw it."""
     tables = progress.tables
     names, deck_draw = tables.space.names, tables.space.draw
-    lines = [f"seat {seat} of {tables.players}, first player {tables.first_player}"]
+    who = "spectator" if seat is None else f"seat {seat}"
+    lines = [f"{who} of {tables.players}, first player {tables.first_player}"]
     for entry in progress.log:
         if isinstance(entry, str):
             lines.append(entry)

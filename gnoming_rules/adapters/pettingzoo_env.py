@@ -38,7 +38,7 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
 from ..core.ruleset import Ruleset
 from ..play.render import describe_turn, draw_table
 from .encoding import Encoder
-from .table import DEFAULT_MOVE_LIMIT, Table, resolve_ruleset
+from .table import DEFAULT_MOVE_LIMIT, Table, action_number, resolve_ruleset
 
 __all__ = ["CheckedGnomingEnv", "GnomingEnv", "env", "raw_env"]
 
@@ -125,8 +125,15 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
         mask = self.space.mask(state) if state.actor == seat else self._no_moves.copy()
         return {"observation": view, "action_mask": mask}
 
+    def action_masks(self, agent: str | None = None) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal actions of ``agent`` (default: the selected one) as booleans: the
+        observation's ``"action_mask"``, for learners that ask the environment for it."""
+        return self.observe(agent or self.agent_selection)["action_mask"].astype(bool)
+
     def step(self, action: int | None) -> None:
-        """The selected agent plays ``action`` (``None`` once it is terminated or truncated)."""
+        """The selected agent plays ``action`` (``None`` once it is terminated or truncated):
+        an integer of the action space (a Python or NumPy integer; a bool, a float, a
+        string or bytes is refused with ``bad-action``, never read as a number)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -135,7 +142,7 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} must act: None is only for a finished agent")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        ended = table.play(action if type(action) is int else int(action))
+        ended = table.play(action)
         if ended is not None:
             rewards = self.rewards
             for other, seat in self._seats.items():
@@ -250,7 +257,7 @@ class CheckedGnomingEnv(GnomingEnv):
         if not (type(action) is int and 0 <= action < self.space.size):  # else as the wrapper
             agent = self.agent_selection
             finished = self.terminations[agent] or self.truncations[agent]
-            if not (action is None and finished) and not self.action_space(agent).contains(action):
+            if not (action is None and finished) and action_number(action, self.space.size) is None:
                 raise AssertionError("action is not in action space")
         super().step(action)
 

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from ..core.engine import apply, new_game, sample_chance
 from ..core.errors import UsageError
 from ..core.ruleset import Ruleset, load_ruleset
 from ..core.state import State
 from .actions import ActionSpace, action_space
 
-__all__ = ["DEFAULT_MOVE_LIMIT", "Table", "resolve_ruleset"]
+__all__ = ["DEFAULT_MOVE_LIMIT", "Table", "action_number", "resolve_ruleset"]
 
 DEFAULT_MOVE_LIMIT = 10_000
 """Player moves after which an environment truncates a game (random play needs about 500
@@ -28,6 +30,25 @@ for four seats under the standard rules; a game can in principle go on for ever)
 def resolve_ruleset(ruleset: Ruleset | str) -> Ruleset:
     """``ruleset`` itself, or the bundled ruleset (or file) it names."""
     return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
+
+
+def action_number(action: object, size: int) -> int | None:
+    """``action`` as an ``int`` when it is an action of ``Discrete(size)``: a Python int
+    (not a bool), a NumPy integer or a 0-d array of integers, from 0 to ``size - 1``;
+    ``None`` for anything else (a float, a string, bytes, a bool, an array of floats).
+
+    The one check of the environments: a learner's action is taken as it is, never
+    converted (``int("8")`` or ``int(8.5)`` would make up an action it did not choose).
+    """
+    integer = (isinstance(action, int) and not isinstance(action, bool)) or (
+        isinstance(action, np.integer | np.ndarray)
+        and action.shape == ()
+        and action.dtype.kind in "iu"
+    )
+    if not integer:
+        return None
+    number = int(action)  # type: ignore[call-overload]
+    return number if 0 <= number < size else None
 
 
 class Table:
@@ -61,10 +82,11 @@ class Table:
         """The game reached the move limit before its end."""
         return self.moves >= self.move_limit and not self.state.is_over
 
-    def play(self, action: int) -> tuple[int, ...] | None:
+    def play(self, action: object) -> tuple[int, ...] | None:
         """Apply the seat to move's ``action``; the scores of the round it ended, else ``None``.
 
-        Raises ``bad-action`` for a number outside the space and
+        Raises ``bad-action`` for anything but an integer of the space
+        (:func:`action_number`) and
         :class:`~gnoming_rules.errors.IllegalMove` for an illegal one.
         """
         state = self.state
@@ -73,10 +95,17 @@ class Table:
             raise UsageError("bad-action", "no seat moves: the game is over")
         rounds = len(state.scores)
         moves = self._seat_moves[seat]
-        if type(action) is int and 0 <= action < len(moves):  # else move() says what is wrong
+        if type(action) is int and 0 <= action < len(moves):  # the fast path
             move = moves[action]
         else:
-            move = self.space.move(seat, action)
+            number = action_number(action, len(moves))
+            if number is None:
+                raise UsageError(
+                    "bad-action",
+                    f"action {action!r} ({type(action).__name__}) is not an integer "
+                    f"from 0 to {len(moves) - 1}",
+                )
+            move = moves[number]
         state = apply(self.ruleset, state, move)
         if state.is_chance:
             state = self._settle(state)

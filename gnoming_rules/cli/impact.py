@@ -13,7 +13,7 @@ from ..core.ruleset import load_ruleset
 from .command import ArgsError, Command, positive
 from .output import Output, echo
 
-BOTS: Final = ("greedy", "random")
+BOTS: Final = ("greedy", "random", "search")
 CHANGES_PRINTED: Final = 20
 """Changed records listed for people (all of them with --json)."""
 
@@ -72,7 +72,7 @@ def bot_list(text: str) -> list[str]:
     bots = [name.strip() for name in text.split(",")]
     for name in bots:
         if name not in BOTS:
-            raise argparse.ArgumentTypeError(f"unknown bot {name!r}: {' or '.join(BOTS)}")
+            raise argparse.ArgumentTypeError(f"unknown bot {name!r}: {', '.join(BOTS)}")
     return bots
 
 
@@ -94,7 +94,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         type=bot_list,
         default=["greedy"],
         metavar="BOT,...",
-        help="the seats' bots in turn, greedy or random (default: greedy)",
+        help="the seats' bots in turn, greedy, random or search (default: greedy)",
     )
     parser.add_argument(
         "--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)"

@@ -16,7 +16,7 @@ from ..core.ruleset import load_ruleset
 from ..core.state import State
 from ..formats.record import dump_record, write_record
 from ..pictures.frames import describe_move
-from ..play.bots import NAMES, Bot, default_names, play_game
+from ..play.bots import BOTS, NAMES, Bot, default_names, play_game
 from ..play.observation import observe, stand_in
 from ..play.render import seat_name
 from .command import ArgsError, Command
@@ -59,7 +59,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot",
-        choices=("random", "greedy"),
+        choices=tuple(BOTS),
         default="greedy",
         help="who plays every seat (default: %(default)s)",
     )

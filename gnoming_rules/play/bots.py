@@ -8,12 +8,15 @@ can never make an illegal move either. :class:`RandomBot` picks uniformly.
 :class:`GreedyBot` keeps a card when that lowers its *estimated* score: the score of its
 layout with every face-down card counted at the deck's average value and kept out of sets.
 Neither looks ahead; they exist to produce realistic records, not to play well.
+:class:`~gnoming_rules.play.search.SearchBot` plans (information-set Monte Carlo tree
+search, from its observation alone). :data:`BOTS` names them all.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Literal, Protocol
 
 from ..core.cards import Face
@@ -27,7 +30,7 @@ from ..formats.record import Record
 from .observation import Observation, observe, stand_in
 from .recorder import Recorder
 
-BotKind = Literal["random", "greedy"]
+BotKind = Literal["random", "greedy", "search"]
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus")
 """Default player names (labels only)."""
@@ -198,13 +201,32 @@ def _placed(layout: Sequence[Face | None], slot: int, card: Face) -> tuple[Face 
     return (*layout[:slot], card, *layout[slot + 1 :])
 
 
+SEARCH_SIMULATIONS = 100
+"""The simulations a move of the registry's ``search`` bot runs: a budget in simulations,
+so that a seeded game replays exactly (benchmarks/bots.py measures its time a move)."""
+
+
+def _search_bot(rng: random.Random) -> Bot:
+    from .search import SearchBot  # the search module imports this one: loaded when used
+
+    return SearchBot(seed=rng.getrandbits(64), simulations=SEARCH_SIMULATIONS)
+
+
+BOTS: Mapping[str, Callable[[random.Random], Bot]] = MappingProxyType(
+    {"random": RandomBot, "greedy": GreedyBot, "search": _search_bot}
+)
+"""The bots by name, each made from the generator it draws its choices from: the one
+registry that ``gnoming play --bot``, ``gnoming impact --bots``, the Gymnasium
+environment's ``bots`` and a server's bot seats read. ``search`` is
+:class:`~gnoming_rules.play.search.SearchBot` with :data:`SEARCH_SIMULATIONS` a move."""
+
+
 def make_bot(kind: BotKind, rng: random.Random) -> Bot:
-    """A bot of ``kind`` (``random`` or ``greedy``) drawing its choices from ``rng``."""
-    if kind == "random":
-        return RandomBot(rng)
-    if kind == "greedy":
-        return GreedyBot(rng)
-    raise ValueError(f"unknown bot {kind!r}: random or greedy")
+    """A bot of ``kind`` (a name of :data:`BOTS`) drawing its choices from ``rng``."""
+    maker = BOTS.get(kind)
+    if maker is None:
+        raise ValueError(f"unknown bot {kind!r}: {', '.join(BOTS)}")
+    return maker(rng)
 
 
 class StopGame(Exception):  # noqa: N818 (a request to stop, not an error)
@@ -286,6 +308,7 @@ def default_names(players: int) -> list[str]:
 
 
 __all__ = [
+    "BOTS",
     "Bot",
     "BotKind",
     "GreedyBot",
