@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records bench-adapters golden schemas examples pictures clean
+.PHONY: demo test lint typecheck docs pytest compiled fuzz bench bench-records bench-adapters bench-anchors golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ demo: $(STAMP)
 
 test: lint typecheck docs pytest
 
-LINTED := gnoming_rules tests benchmarks examples docs/_ext
+LINTED := gnoming_rules tests benchmarks examples docs/_ext hatch_build.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
@@ -33,9 +33,29 @@ typecheck: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
+# The compiled core (docs/install.md): the wheel that hatch_build.py builds with mypyc,
+# unpacked into build/compiled. .venv keeps the editable install, which is pure Python.
+COMPILED := build/compiled
+
+$(COMPILED)/.built: $(STAMP) pyproject.toml hatch_build.py $(shell find gnoming_rules -name '*.py')
+	rm -rf $(COMPILED) build/wheels
+	nice $(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir build/wheels .
+	$(BIN)/python -m pip install --quiet --no-deps --target $(COMPILED) build/wheels/gnoming_rules-*.whl
+	touch $@
+
+compiled: $(COMPILED)/.built
+
 # Hypothesis profiles live in tests/conftest.py: ci is derandomized (same examples every run).
-pytest: $(STAMP)
-	HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+# The whole suite runs on the compiled core (PYTHONPATH first; PYTHONSAFEPATH keeps the
+# source tree off sys.path of `python -m gnoming_rules` too), then the rule and property
+# tests, and the planted bugs, which patch the engine's seams, on the pure-Python source.
+PURE_TESTS := tests/test_build.py tests/test_rules_*.py tests/test_*_properties.py \
+	tests/test_engine_machine.py tests/test_planted_bugs.py
+
+pytest: $(STAMP) $(COMPILED)/.built
+	GNOMING_EXPECT_BUILD=compiled PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) \
+		HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+	GNOMING_EXPECT_BUILD=pure HYPOTHESIS_PROFILE=ci $(BIN)/pytest $(PURE_TESTS)
 
 # A long fuzzing run (hours): many more examples, random seeds, failures kept in .hypothesis/.
 fuzz: $(STAMP)
@@ -53,6 +73,13 @@ bench-records: $(STAMP)
 bench-adapters: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
 	$(BIN)/python benchmarks/adapters.py
+
+# The project's playouts and validation beside OpenSpiel's C++ crazy_eights and hearts and
+# python-chess (the bench extra), compiled core then pure Python.
+bench-anchors: $(STAMP) $(COMPILED)/.built
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,bench]'
+	PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) $(BIN)/python benchmarks/anchors.py
+	$(BIN)/python benchmarks/anchors.py
 
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)

@@ -721,7 +721,7 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         )
     if state.phase is not _DEAL:
         raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
-    cards = move.cards
+    cards: Sequence[Face] = move.cards  # not a tuple: compiled, a tuple is checked before we can
     _check_same_cards(
         cards,
         rules.deck_counts,
@@ -774,8 +774,9 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         )
     piles = state.discard_piles
     below = Counter(below_tops(piles))
+    cards: Sequence[Face] = move.cards  # as in _deal: checked here, not by a compiled cast
     _check_same_cards(
-        move.cards,
+        cards,
         below,
         code="bad-reshuffle",
         rule="8.7",
@@ -783,7 +784,7 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         whose="the discard piles' cards below their tops",
     )
     return state._replace(
-        phase=_PLACE, draw_pile=tuple(move.cards), discard_piles=tuple(p[-1:] for p in piles)
+        phase=_PLACE, draw_pile=tuple(cards), discard_piles=tuple(p[-1:] for p in piles)
     )
 
 
