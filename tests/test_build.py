@@ -41,7 +41,7 @@ def test_the_pass_runs_the_build_it_means() -> None:
     if expected is None:
         pytest.skip("GNOMING_EXPECT_BUILD is not set: run by make test's two passes")
     assert expected in {"compiled", "pure"}
-    assert gr.COMPILED == (expected == "compiled")
+    assert gr.COMPILED is (expected == "compiled")
 
 
 def test_every_listed_module_is_compiled_or_none_is() -> None:
