@@ -50,7 +50,7 @@ compiled: $(COMPILED)/.built
 # source tree off sys.path of `python -m gnoming_rules` too), then the rule and property
 # tests, and the planted bugs, which patch the engine's seams, on the pure-Python source.
 PURE_TESTS := tests/test_build.py tests/test_rules_*.py tests/test_*_properties.py \
-	tests/test_engine_machine.py tests/test_planted_bugs.py
+	tests/test_engine_machine.py tests/test_planted_bugs.py tests/test_docstring_examples.py
 
 pytest: $(STAMP) $(COMPILED)/.built
 	GNOMING_EXPECT_BUILD=compiled PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) \
