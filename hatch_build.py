@@ -34,7 +34,8 @@ def pure_reason(version: str) -> str | None:
         return f"{PURE_VARIABLE} is set"
     if version == "editable":
         return "an editable install runs its source"
-    compiler = shlex.split(sysconfig.get_config_var("CC") or os.environ.get("CC") or "cc")
+    # The compiler setuptools would run: $CC, else the one Python was built with.
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
     if not compiler or shutil.which(compiler[0]) is None:
         return "no C compiler was found"
     try:

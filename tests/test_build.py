@@ -71,5 +71,8 @@ def test_the_pure_switch_and_editable_installs_give_pure_python(
 def test_no_c_compiler_gives_pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
     hook = _hook()
     monkeypatch.delenv(hook.PURE_VARIABLE, raising=False)
+    monkeypatch.setenv("CC", "/nonexistent/cc -O2")
+    assert hook.pure_reason("standard") == "no C compiler was found"
+    monkeypatch.delenv("CC")
     monkeypatch.setattr(hook.shutil, "which", lambda _name: None)
     assert hook.pure_reason("standard") == "no C compiler was found"
