@@ -47,8 +47,15 @@ ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "bad-deal", "
 """Every code an :class:`~gnoming_rules.core.errors.IllegalMove` from :func:`apply` can carry:
 the rule refusals, a deal that is not the deck, and a pile that does not fit the move."""
 
-_DEAL, _REVEAL, _DRAW, _PLACE = Phase.DEAL, Phase.REVEAL, Phase.DRAW, Phase.PLACE
-_BOUNCE, _FLIP, _RESHUFFLE, _OVER = Phase.BOUNCE, Phase.FLIP, Phase.RESHUFFLE, Phase.OVER
+# Final: compiled, a Final name is a C static, not a lookup in the module's dict.
+_DEAL: Final = Phase.DEAL
+_REVEAL: Final = Phase.REVEAL
+_DRAW: Final = Phase.DRAW
+_PLACE: Final = Phase.PLACE
+_BOUNCE: Final = Phase.BOUNCE
+_FLIP: Final = Phase.FLIP
+_RESHUFFLE: Final = Phase.RESHUFFLE
+_OVER: Final = Phase.OVER
 
 
 # --- public API ----------------------------------------------------------------------------
@@ -511,7 +518,7 @@ def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, 
 # unpacked fields with ``_new``: three to four times faster than ``State._replace``.
 # The unpacking relies on the field order checked just below.
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 assert State._fields == (
     "first_player", "round", "phase", "turn", "cards", "face_up", "draw_pile",
     "discard_piles", "removed", "held", "taken_from_discard", "filled", "chain",
