@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test check lint typecheck docs pytest order mutation fuzz bench bench-records bench-adapters bench-bots golden schemas examples pictures clean
+.PHONY: demo test check lint typecheck docs pytest compiled order mutation fuzz bench bench-records bench-adapters bench-bots bench-anchors golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,7 +32,7 @@ CHECK_TESTS := $(addprefix tests/test_,rules_1_cards rules_2_players_rounds_layo
 check: lint typecheck
 	HYPOTHESIS_PROFILE=dev $(BIN)/pytest $(addsuffix .py,$(CHECK_TESTS))
 
-LINTED := gnoming_rules tests benchmarks examples docs/_ext
+LINTED := gnoming_rules tests benchmarks examples docs/_ext hatch_build.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINTED)
@@ -45,9 +45,29 @@ typecheck: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
+# The compiled core (docs/install.md): the wheel that hatch_build.py builds with mypyc,
+# unpacked into build/compiled. .venv keeps the editable install, which is pure Python.
+COMPILED := build/compiled
+
+$(COMPILED)/.built: $(STAMP) pyproject.toml hatch_build.py $(shell find gnoming_rules -name '*.py')
+	rm -rf $(COMPILED) build/wheels
+	nice $(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir build/wheels .
+	$(BIN)/python -m pip install --quiet --no-deps --target $(COMPILED) build/wheels/gnoming_rules-*.whl
+	touch $@
+
+compiled: $(COMPILED)/.built
+
 # Hypothesis profiles live in tests/conftest.py: ci is derandomized (same examples every run).
-pytest: $(STAMP)
-	HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+# The whole suite runs on the compiled core (PYTHONPATH first; PYTHONSAFEPATH keeps the
+# source tree off sys.path of `python -m gnoming_rules` too), then the rule and property
+# tests, and the planted bugs, which patch the engine's seams, on the pure-Python source.
+PURE_TESTS := tests/test_build.py tests/test_rules_*.py tests/test_*_properties.py \
+	tests/test_engine_machine.py tests/test_planted_bugs.py tests/test_docstring_examples.py
+
+pytest: $(STAMP) $(COMPILED)/.built
+	GNOMING_EXPECT_BUILD=compiled PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) \
+		HYPOTHESIS_PROFILE=ci $(BIN)/pytest
+	GNOMING_EXPECT_BUILD=pure HYPOTHESIS_PROFILE=ci $(BIN)/pytest $(PURE_TESTS)
 
 # A tenth of the suite in a shuffled order (fixed seed): a test that passes only after, or
 # before, another fails here (tests/conftest.py's --shuffle and --sample; docs/testing.md).
@@ -81,6 +101,13 @@ bench-adapters: $(STAMP)
 # The search bot's win rates against the greedy and random bots (200 games a pairing: long).
 bench-bots: $(STAMP)
 	$(BIN)/python benchmarks/bots.py
+
+# The project's playouts and validation beside OpenSpiel's C++ crazy_eights and hearts and
+# python-chess (the bench extra), compiled core then pure Python.
+bench-anchors: $(STAMP) $(COMPILED)/.built
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,bench]'
+	PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) $(BIN)/python benchmarks/anchors.py
+	$(BIN)/python benchmarks/anchors.py
 
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)

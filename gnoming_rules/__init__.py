@@ -56,6 +56,7 @@ Game records (docs/record-format.md)::
 # ``formats`` (its snapshots) needs the core's rulesets complete. Importing it first
 # orders the two; no name of it is exported here.
 from . import formats as formats
+from .core import engine as _engine
 from .core.cards import HAZARD, MULLIGAN, Face
 from .core.engine import apply, explain, is_legal, legal_moves, new_game, sample_chance
 from .core.errors import (
@@ -85,6 +86,11 @@ from .core.scoring import score_breakdown, score_layout, score_visible
 from .core.state import Phase, State
 
 __version__ = "0.1.0"
+
+COMPILED: bool = not (_engine.__file__ or ".py").endswith(".py")
+"""True when the engine runs compiled by mypyc, False for the pure-Python source (the
+wheel's build hook decides: ``GNOMING_PURE_PYTHON=1``, an editable install or a machine
+without a C compiler give the pure one; docs/install.md). ``gnoming --version`` says it too."""
 
 __all__ = [
     "ERROR_CODES",

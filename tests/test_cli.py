@@ -294,7 +294,9 @@ def test_the_console_script_and_version() -> None:
     script = shutil.which("gnoming", path=str(Path(sys.executable).parent))
     assert script is not None
     done = subprocess.run([script, "--version"], capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and done.stdout.strip() == f"gnoming-rules {gr.__version__}"
+    build = "compiled with mypyc" if gr.COMPILED else "pure Python"
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"gnoming-rules {gr.__version__} ({build})"
 
 
 # --- in-process checks ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ uses it from a process that cannot see the source tree.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -26,9 +27,12 @@ def test_the_wheel_ships_rulesets_and_rule_texts(tmp_path: Path) -> None:
          "--wheel-dir", str(wheels), str(ROOT)],
         check=True,
         capture_output=True,
+        env={**os.environ, "GNOMING_PURE_PYTHON": "1"},  # docs/install.md: the pure wheel
     )  # fmt: skip
-    (wheel,) = wheels.glob("gnoming_rules-*.whl")
+    # The variable gives a wheel for any platform, with no compiled module in it.
+    (wheel,) = wheels.glob("gnoming_rules-*-py3-none-any.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
+    assert not [name for name in names if name.endswith((".so", ".pyd"))]
     for ruleset in gr.bundled_rulesets():
         assert f"gnoming_rules/_bundled/rulesets/{ruleset}.yaml" in names
     # The pages the package cites (test_stands_alone.py) ship with it.

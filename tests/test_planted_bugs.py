@@ -28,6 +28,8 @@ from machine import GameMachine
 from planted_bugs import PLANTED_BUGS, SEAMS, PlantedBug
 from strategies import played_games
 
+import gnoming_rules as gr
+
 PLANTED_RUN = settings(
     max_examples=300,
     stateful_step_count=40,
@@ -93,6 +95,11 @@ def test_the_plants_patch_public_seams_only() -> None:
             assert not name.startswith("_"), seam
 
 
+@pytest.mark.skipif(
+    gr.COMPILED,
+    reason="compiled build: the engine's seams call each other natively, where a monkeypatch "
+    "cannot reach; the planted bugs run in make test's pure-Python pass",
+)
 @pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
 @pytest.mark.parametrize("bug", PLANTED_BUGS, ids=lambda bug: f"{bug.prop}:{bug.name}")
 def test_the_property_catches_the_planted_bug(

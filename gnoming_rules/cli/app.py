@@ -56,7 +56,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of every command, or of command ``only`` alone: running one
     command then imports that command's module and no other (``gnoming validate``
     starts faster); the help and the errors about commands need them all."""
-    from .. import __version__
+    from .. import COMPILED, __version__
 
     parser = _Parser(
         prog="gnoming",
@@ -64,7 +64,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "show and score games, inspect rulesets. Every command takes --json.",
         epilog="Run 'gnoming COMMAND --help' for a command's options and examples.",
     )
-    parser.add_argument("--version", action="version", version=f"gnoming-rules {__version__}")
+    build = "compiled with mypyc" if COMPILED else "pure Python"
+    parser.add_argument(
+        "--version", action="version", version=f"gnoming-rules {__version__} ({build})"
+    )
     parser.set_defaults(run=None, parser=parser)
     _add_commands(parser, commands(COMMANDS if only is None else (only,)), "commands")
     return parser

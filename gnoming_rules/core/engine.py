@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, get_args
+from typing import TYPE_CHECKING, Any, Final, get_args
 
 from .cards import HAZARD, MULLIGAN, Face, a_card, face_text, is_face
 from .compiled import CompiledRules
@@ -47,8 +47,15 @@ ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "bad-deal", "
 """Every code an :class:`~gnoming_rules.core.errors.IllegalMove` from :func:`apply` can carry:
 the rule refusals, a deal that is not the deck, and a pile that does not fit the move."""
 
-_DEAL, _REVEAL, _DRAW, _PLACE = Phase.DEAL, Phase.REVEAL, Phase.DRAW, Phase.PLACE
-_BOUNCE, _FLIP, _RESHUFFLE, _OVER = Phase.BOUNCE, Phase.FLIP, Phase.RESHUFFLE, Phase.OVER
+# Final: compiled, a Final name is a C static, not a lookup in the module's dict.
+_DEAL: Final = Phase.DEAL
+_REVEAL: Final = Phase.REVEAL
+_DRAW: Final = Phase.DRAW
+_PLACE: Final = Phase.PLACE
+_BOUNCE: Final = Phase.BOUNCE
+_FLIP: Final = Phase.FLIP
+_RESHUFFLE: Final = Phase.RESHUFFLE
+_OVER: Final = Phase.OVER
 
 
 # --- public API ----------------------------------------------------------------------------
@@ -446,11 +453,12 @@ def _check_actor(state: State, move: PlayerMove, *phases: Phase) -> None:
     actor = state.actor
     phase = state.phase
     rule, waiting, _ = WAITING_FOR[phase]
-    if type(move.player) is not int or move.player != actor:
+    loose: Any = move  # a field is any object until checked (see _reveal)
+    if type(loose.player) is not int or loose.player != actor:
         raise IllegalMove(
             "not-your-turn",
             rule if phase in (_REVEAL, _FLIP) else "2.1",
-            f"{move.action} by seat {quoted(move.player)} refused: seat {actor} must {waiting}",
+            f"{move.action} by seat {quoted(loose.player)} refused: seat {actor} must {waiting}",
         )
     if phase not in phases:
         raise IllegalMove(
@@ -510,7 +518,7 @@ def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, 
 # unpacked fields with ``_new``: three to four times faster than ``State._replace``.
 # The unpacking relies on the field order checked just below.
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 assert State._fields == (
     "first_player", "round", "phase", "turn", "cards", "face_up", "draw_pile",
     "discard_piles", "removed", "held", "taken_from_discard", "filled", "chain",
@@ -519,10 +527,14 @@ assert State._fields == (
 
 
 def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
-    if not (state.phase is _REVEAL and move.player == state.turn and type(move.player) is int):
+    # The handlers read a move's fields through ``loose`` until they are checked: compiled
+    # by mypyc, reading ``move.player`` as the ``int`` it is declared would raise a
+    # TypeError on a float or a string before the engine's own refusal could name it.
+    loose: Any = move
+    if not (state.phase is _REVEAL and loose.player == state.turn and type(loose.player) is int):
         _check_actor(state, move, _REVEAL)
     seat = move.player
-    slot = check_slot(rules, move.slot, "3.5")
+    slot = check_slot(rules, loose.slot, "3.5")
     first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled, chain, \
         owed, out, scores = state  # fmt: skip
     up = face_up[seat]
@@ -549,10 +561,11 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
 
 
 def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
-    if not (state.phase is _DRAW and move.player == state.turn and type(move.player) is int):
+    loose: Any = move  # see _reveal
+    if not (state.phase is _DRAW and loose.player == state.turn and type(loose.player) is int):
         _check_actor(state, move, _DRAW)
     first, rnd, _, turn, cards, face_up, deck, piles, removed, _, _, _, _, owed, out, scores = state
-    pile = move.pile
+    pile: object = loose.pile
     if pile is None:
         if not deck:
             raise IllegalMove(
@@ -583,12 +596,14 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
 
 
 def _place(rules: CompiledRules, state: State, move: Place) -> State:
-    if not (state.phase is _PLACE and move.player == state.turn and type(move.player) is int):
+    loose: Any = move  # see _reveal
+    if not (state.phase is _PLACE and loose.player == state.turn and type(loose.player) is int):
         _check_actor(state, move, _PLACE)
     seat = move.player
+    given = loose.slot
+    if type(given) is not int or not 0 <= given < rules.slots:
+        check_slot(rules, given, "4.2")
     slot = move.slot
-    if type(slot) is not int or not 0 <= slot < rules.slots:
-        check_slot(rules, slot, "4.2")
     first, rnd, _, turn, cards, face_up, deck, piles, removed, held, _, _, _, owed, out, scores = (
         state
     )
@@ -614,13 +629,14 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
 
 
 def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
-    if not (state.phase is _BOUNCE and move.player == state.turn and type(move.player) is int):
+    loose: Any = move  # see _reveal
+    if not (state.phase is _BOUNCE and loose.player == state.turn and type(loose.player) is int):
         _check_actor(state, move, _BOUNCE)
     blocked_by = bounce_block(rules, state)
     if blocked_by is not None:
         raise _bounce_refusal(state, blocked_by)
     seat = move.player
-    slot = check_slot(rules, move.slot, "5.3")
+    slot = check_slot(rules, loose.slot, "5.3")
     first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, _, filled, _, owed, out, \
         scores = state  # fmt: skip
     bit = 1 << slot
@@ -643,10 +659,11 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
 
 def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     phase = state.phase
+    loose: Any = move  # see _reveal
     if not (
         (phase is _BOUNCE or phase is _PLACE)
-        and move.player == state.turn
-        and type(move.player) is int
+        and loose.player == state.turn
+        and type(loose.player) is int
     ):
         _check_actor(state, move, _PLACE, _BOUNCE)
     if phase is _PLACE and state.taken_from_discard and rules.taken_must_be_played:
@@ -656,7 +673,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             f"the {face_text(state.held)} taken from a discard pile must be played into a slot",
         )
     held = state.held
-    pile = move.pile
+    pile: object = loose.pile
     piles = state.discard_piles
     if held == HAZARD:
         if pile is not None:
@@ -692,15 +709,16 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
 
 def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     owed = state.flips_owed if state.phase is _FLIP else ()
-    if not owed or owed[0] != move.player or type(move.player) is not int:
+    loose: Any = move  # see _reveal
+    if not owed or owed[0] != loose.player or type(loose.player) is not int:
         _check_in_play(state)
-        if type(move.player) is not int or move.player not in owed:
-            raise IllegalMove("no-flip-owed", "6.1", f"seat {quoted(move.player)} owes no flip")
+        if type(loose.player) is not int or loose.player not in owed:
+            raise IllegalMove("no-flip-owed", "6.1", f"seat {quoted(loose.player)} owes no flip")
         raise IllegalMove(
-            "not-your-turn", "6.1", f"seat {owed[0]} flips before seat {quoted(move.player)}"
+            "not-your-turn", "6.1", f"seat {owed[0]} flips before seat {quoted(loose.player)}"
         )
     seat = move.player
-    slot = check_slot(rules, move.slot, "6.1")
+    slot = check_slot(rules, loose.slot, "6.1")
     _check_face_down(state, seat, slot, "6.1")
     face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
     if len(owed) > 1:
@@ -721,7 +739,8 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         )
     if state.phase is not _DEAL:
         raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
-    cards = move.cards
+    loose: Any = move  # see _reveal: the cards may be any object until checked
+    cards: Sequence[Face] = loose.cards
     _check_same_cards(
         cards,
         rules.deck_counts,
@@ -774,8 +793,10 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         )
     piles = state.discard_piles
     below = Counter(below_tops(piles))
+    loose: Any = move  # see _reveal: the cards may be any object until checked
+    cards: Sequence[Face] = loose.cards
     _check_same_cards(
-        move.cards,
+        cards,
         below,
         code="bad-reshuffle",
         rule="8.7",
@@ -783,7 +804,7 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         whose="the discard piles' cards below their tops",
     )
     return state._replace(
-        phase=_PLACE, draw_pile=tuple(move.cards), discard_piles=tuple(p[-1:] for p in piles)
+        phase=_PLACE, draw_pile=tuple(cards), discard_piles=tuple(p[-1:] for p in piles)
     )
 
 

@@ -176,7 +176,7 @@ def move_from_entry(
     return read[0]
 
 
-_ANY_SEAT = 2**63
+_ANY_SEAT: Final = 2**63
 """A seat bound no seat reaches (a record's integers are 64-bit)."""
 
 

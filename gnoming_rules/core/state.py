@@ -41,9 +41,13 @@ class Phase(IntEnum):
 
 CHANCE_PHASES = frozenset({Phase.DEAL, Phase.RESHUFFLE})
 
-_DEAL, _FLIP, _RESHUFFLE, _OVER = Phase.DEAL, Phase.FLIP, Phase.RESHUFFLE, Phase.OVER
+_DEAL: Final = Phase.DEAL
+_FLIP: Final = Phase.FLIP
+_RESHUFFLE: Final = Phase.RESHUFFLE
+_OVER: Final = Phase.OVER
 """The phases as plain names: reading ``Phase.OVER`` goes through the enum's class, about
-70 ns, paid at every step of a playout that asks :attr:`State.is_over`."""
+70 ns, paid at every step of a playout that asks :attr:`State.is_over` (Final: compiled,
+a C static rather than a lookup in the module's dict)."""
 
 
 class Waiting(NamedTuple):
