@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: demo test check lint typecheck docs pytest compiled order mutation fuzz bench bench-records bench-adapters bench-bots bench-anchors golden schemas examples pictures clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train,bench]'
