@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,server]'
 	touch $(STAMP)
 
 demo: $(STAMP)
