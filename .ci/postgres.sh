@@ -8,7 +8,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
 fi
 bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
-port="${GNOMING_POSTGRES_PORT:-55432}"
+port="${GNOMING_POSTGRES_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 data="$(mktemp -d /tmp/gnoming-postgres.XXXXXX)"
 chown postgres "$data"
 run() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
