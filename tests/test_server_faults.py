@@ -20,7 +20,9 @@ from gnoming_rules.formats.record import Record, parse_record
 from gnoming_rules.referee.validate import validate_record
 
 
-def play(live: Live, table: str, token: str, first_seq: int, moves: int, rng: random.Random) -> int:
+def play(
+    live: Live, table: str, token: str, first_seq: int, *, moves: int, rng: random.Random
+) -> int:
     """Make ``moves`` acknowledged moves for seat 0 (fewer if the game ends); the last
     sequence number acknowledged."""
     seq = first_seq - 1
@@ -51,7 +53,7 @@ def test_sigkill_loses_no_acknowledged_move(kind: str, tmp_path: Path) -> None:
         for _ in range(3):
             table = live.create(seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])
             tables.append((table["table"], live.seat(table["table"], 0)))
-        acked = {table: play(live, table, token, 1, 12, rng) for table, token in tables}
+        acked = {table: play(live, table, token, 1, moves=12, rng=rng) for table, token in tables}
         steps = {table: live.summary(table)["steps"] for table, _ in tables}
         server.send_signal(signal.SIGKILL)
         server.wait(10)
@@ -61,7 +63,7 @@ def test_sigkill_loses_no_acknowledged_move(kind: str, tmp_path: Path) -> None:
             assert summary["steps"] == steps[table]  # nothing acknowledged was lost
             with live.socket(table, token) as client:
                 assert client.until("welcome")["next_seq"] == acked[table] + 1
-            last = play(live, table, token, acked[table] + 1, 10_000, rng)
+            last = play(live, table, token, acked[table] + 1, moves=10_000, rng=rng)
             assert last > acked[table]
             record = parse_record(live.http.get(f"/tables/{table}/record").content)
             assert isinstance(record, Record)
