@@ -21,8 +21,8 @@ from gnoming_rules.core.engine import explain
 from gnoming_rules.core.entries import move_from_entry, move_to_entry
 from gnoming_rules.core.moves import Deal, Move
 from gnoming_rules.formats.record import PublicRecord, Record, parse_record
-from gnoming_rules.play.observation import observe
-from gnoming_rules.play.observation_json import observation_to_dict
+from gnoming_rules.play.observation import observe, stand_in
+from gnoming_rules.play.observation_json import observation_from_dict, observation_to_dict
 from gnoming_rules.referee.validate import validate_record
 from gnoming_rules.server.app import Limits
 
@@ -303,24 +303,20 @@ def test_time_control_lets_the_default_bot_move(live: Live) -> None:
 
 
 def test_a_refused_move_is_explained_from_the_movers_view(live: Live) -> None:
-    """The message of a rule's refusal is the engine's, decided on the seat's own view."""
-    table = live.create(
-        seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}], first_player=0
-    )["table"]
-    token = live.seat(table, 0)
+    """A rule's refusal is the engine's, decided on the seat's own view: a flip nobody
+    owes, a move out of turn."""
+    seats = [{"name": "Ana"}, {"name": "Bo"}, {"bot": "random"}]
+    table = live.create(seats=seats, first_player=0)["table"]
     rules = gr.load_ruleset("standard")
-    with live.socket(table, token) as ana:
-        view = ana.latest_view()
-        wrong = {"action": "flip", "player": 0, "slot": 0}
-        ana.send({"type": "move", "seq": 1, "move": wrong})
-        error = ana.until("error")
-        from gnoming_rules.play.observation_json import observation_from_dict
-
-        seen = observation_from_dict(view["observation"])
-        expected = explain(rules, seen, move_from_entry(wrong))
-        assert expected is not None
-        assert (error["code"], error["rule"], error["message"]) == (
-            expected.code,
-            expected.rule,
-            expected.message,
-        )
+    for seat in (0, 1):
+        with live.socket(table, live.seat(table, seat)) as client:
+            view = client.latest_view()
+            wrong = {"action": "flip", "player": seat, "slot": 0}
+            client.send({"type": "move", "seq": 1, "move": wrong})
+            error = client.until("error")
+            seen = stand_in(observation_from_dict(view["observation"]))
+            expected = explain(rules, seen, move_from_entry(wrong))
+            assert expected is not None
+            assert expected.code == ("no-flip-owed" if seat == 0 else "not-your-turn")
+            got = (error["code"], error["rule"], error["message"])
+            assert got == (expected.code, expected.rule, expected.message)

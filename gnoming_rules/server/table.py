@@ -35,7 +35,7 @@ from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import Record
 from ..play.bots import MOVE_LIMIT, Bot, make_bot
-from ..play.observation import held_is_hidden, observe
+from ..play.observation import held_is_hidden, observe, stand_in
 from ..play.recorder import Recorder
 from .spec import TableSpec
 from .storage import Step, Storage
@@ -191,12 +191,9 @@ class Table:
         return True
 
     def _check(self, move: PlayerMove, seat: int) -> None:
-        """Refuse ``move`` as the rules would, decided on the mover's own view only."""
-        actor = self.waiting_for
-        if actor != seat:
-            whose = "the game is over" if actor is None else f"seat {actor} is to move"
-            raise Refusal("not-your-turn", f"{whose}, not seat {seat}", "4.1")
-        problem = explain(self.ruleset, observe(self.state, seat), move)
+        """Refuse ``move`` as the rules would, decided on the mover's own view only (its
+        stand-in: the engine refuses a move of a seat not to move before it reads a card)."""
+        problem = explain(self.ruleset, stand_in(observe(self.state, seat)), move)
         if problem is not None:
             raise Refusal(problem.code, problem.message, problem.rule)
 
