@@ -311,7 +311,7 @@ def test_a_refused_move_is_explained_from_the_movers_view(live: Live) -> None:
     for seat in (0, 1):
         with live.socket(table, live.seat(table, seat)) as client:
             view = client.latest_view()
-            wrong = {"action": "flip", "player": seat, "slot": 0}
+            wrong = {"action": "flip" if seat == 0 else "reveal", "player": seat, "slot": 0}
             client.send({"type": "move", "seq": 1, "move": wrong})
             error = client.until("error")
             seen = stand_in(observation_from_dict(view["observation"]))
