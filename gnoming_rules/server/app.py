@@ -9,6 +9,7 @@ Routes (docs/server.md):
 - ``GET /tables/{id}/record``: the public record until the game ends, the full one after.
 - ``WS /tables/{id}/socket``: a connection (:mod:`~gnoming_rules.server.protocol`).
 - ``GET /``: the page to play in a browser (:mod:`~gnoming_rules.server.page`).
+- ``GET /rulesets``: the bundled rulesets' names.
 
 Every refusal is JSON, ``{"error": {"code": ..., "message": ..., "rule": ...}}`` over HTTP
 and an ``error`` message on a socket, and changes nothing. Tokens travel in request
@@ -36,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import GnomingError
 from ..core.moves import Move
-from ..core.ruleset import load_ruleset
+from ..core.ruleset import bundled_rulesets, load_ruleset
 from ..formats.record import dump_record
 from .page import PAGE
 from .protocol import error_message, parse_message, view_message, welcome_message
@@ -250,12 +251,16 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
     async def page(_request: Request) -> Response:
         return HTMLResponse(PAGE)
 
+    async def rulesets(_request: Request) -> Response:
+        return JSONResponse({"rulesets": bundled_rulesets()})
+
     async def socket(websocket: WebSocket) -> None:
         await _Connection(server, websocket).run()
 
     return Starlette(
         routes=[
             Route("/", page),
+            Route("/rulesets", rulesets),
             Route("/tables", handled(create_table), methods=["POST"]),
             Route("/tables/{table}", handled(show_table)),
             Route("/tables/{table}/seats/{seat}", handled(take_seat), methods=["POST"]),
