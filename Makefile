@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records bench-adapters golden schemas examples pictures clean
+.PHONY: demo test lint typecheck docs pytest fuzz bench bench-records bench-adapters bench-server golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,13 @@ bench-records: $(STAMP)
 bench-adapters: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
 	$(BIN)/python benchmarks/adapters.py
+
+# Load on one gnoming serve process: 200 tables of bot clients over WebSockets on loopback, 20 s,
+# SQLite (and PostgreSQL too when GNOMING_POSTGRES_URL is set: export it from .ci/postgres.sh).
+bench-server: $(STAMP)
+	$(BIN)/python benchmarks/server.py --tables 200 --seconds 20
+	if [ -n "$$GNOMING_POSTGRES_URL" ]; then \
+		$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --db "$$GNOMING_POSTGRES_URL"; fi
 
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)

@@ -154,6 +154,7 @@ def live_server(url: str, limits: Limits | None = None) -> Iterator[Live]:
         port=port,
         ws="websockets-sansio",
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
         log_level="info",
         lifespan="on",
     )
