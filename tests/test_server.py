@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 from server_kit import STORAGES, Client, Live, live_server, storage_url
 
 import gnoming_rules as gr
@@ -187,6 +188,12 @@ def test_bad_socket_messages_change_nothing(live: Live) -> None:
             assert error["message"]
         ana.send(b"\x00binary")
         assert ana.until("error")["code"] == "bad-message"
+    with live.socket(table, token) as ana:  # a frame past 64 KiB closes the connection
+        ana.until("view")
+        ana.send("x" * 70_000)
+        with pytest.raises(ConnectionClosed) as closed:
+            ana.until("error")
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     assert live.summary(table) == before
 
 

@@ -283,6 +283,8 @@ class _Connection:
         self.seat: int | None = None
         self.svg = False
         self.table: Table | None = None
+        self.strikes = 0
+        """Messages refused as a flood in a row."""
 
     def send(self, message: dict[str, Any] | None) -> None:
         if self.queue.qsize() > self.server.limits.queue:
@@ -293,12 +295,15 @@ class _Connection:
         self.send(view_message(table, self.seat, move, timed_out, svg=self.svg))
 
     async def _write(self) -> None:
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                await self.websocket.close(code=1008)
-                return
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    await self.websocket.close(code=1008)
+                    return
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return  # the client has gone: the reader sees it too
 
     async def run(self) -> None:
         await self.websocket.accept()
@@ -326,6 +331,7 @@ class _Connection:
             try:
                 if not self.bucket.take():
                     raise Refusal("flood", "too many messages: slow down (the message was dropped)")
+                self.strikes = 0
                 return parse_message(message.get("text"))
             except Refusal as refusal:
                 self.send(error_message(refusal))
@@ -333,8 +339,6 @@ class _Connection:
                     self.strikes += 1
                     if self.strikes >= self.server.limits.strikes:
                         raise WebSocketDisconnect(1008) from None
-
-    strikes = 0
 
     async def _hello(self) -> bool:
         try:
