@@ -39,6 +39,7 @@ from ..core.errors import GnomingError
 from ..core.moves import Move
 from ..core.ruleset import bundled_rulesets, load_ruleset
 from ..formats.record import dump_record
+from .committer import Committer
 from .page import PAGE
 from .protocol import error_message, parse_message, view_message, welcome_message
 from .spec import TableSpec, read_spec
@@ -89,15 +90,18 @@ class Server:
     def __init__(self, storage: str | Path | Storage, limits: Limits | None = None) -> None:
         self._where = storage
         self.storage: Storage = None  # type: ignore[assignment]  # opened by open()
+        self.committer: Committer = None  # type: ignore[assignment]  # started by open()
+        self._expiring: set[asyncio.Task[bool]] = set()
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
-    def open(self) -> None:
+    async def open(self) -> None:
         """Open the storage (in the server's own thread: SQLite connections stay in the
         thread that opened them), rebuild every stored table and resume their games."""
         where = self._where
         self.storage = open_storage(where) if isinstance(where, str | Path) else where
+        self.committer = Committer(self.storage)
         for stored in self.storage.tables():
             spec = TableSpec(
                 ruleset_ref=stored.spec["ruleset"],
@@ -107,21 +111,20 @@ class Server:
                 default_bot=stored.spec["default_bot"],
                 first_player=stored.spec["first_player"],
             )
-            table = Table(
-                stored.table_id, spec, load_ruleset(spec.ruleset_ref, files="none"), self.storage
-            )
+            rules = load_ruleset(spec.ruleset_ref, files="none")
+            table = Table(stored.table_id, spec, rules, self.storage, self.committer.store)
             table.tokens = dict(stored.tokens)
             self._watch(table)
-            table.restore(stored.steps)
+            await table.restore(stored.steps)
             self.tables[table.table_id] = table
             self._clock(table)
 
-    def create(self, data: object) -> Table:
+    async def create(self, data: object) -> Table:
         spec, ruleset = read_spec(data)
-        table = Table(secrets.token_urlsafe(12), spec, ruleset, self.storage)
+        table = Table(secrets.token_urlsafe(12), spec, ruleset, self.storage, self.committer.store)
         self.storage.create(table.table_id, spec.to_dict())
         self._watch(table)
-        table.start()
+        await table.start()
         self.tables[table.table_id] = table
         return table
 
@@ -153,21 +156,28 @@ class Server:
 
     def _expire(self, table: Table, seat: int, steps: int) -> None:
         self._timers.pop(table.table_id, None)
+        task = asyncio.create_task(self._time_out(table, seat, steps))
+        self._expiring.add(task)
+        task.add_done_callback(self._expiring.discard)
+
+    async def _time_out(self, table: Table, seat: int, steps: int) -> bool:
         try:
-            table.time_out(seat, steps)
+            return await table.time_out(seat, steps)
         except Exception:  # a storage failure: the move is not made, the clock restarts
             LOG.exception("table %s: the default bot's move could not be stored", table.table_id)
             self._clock(table)
+            return False
 
     def claimed(self, table: Table) -> None:
         """A seat was taken: its clock may start."""
         if table.table_id not in self._timers:
             self._clock(table)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        await self.committer.close()
         self.storage.close()
 
 
@@ -203,11 +213,11 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        server.open()
+        await server.open()
         try:
             yield
         finally:
-            server.close()
+            await server.close()
 
     def handled(handler: Any) -> Any:
         async def run(request: Request) -> Response:
@@ -222,7 +232,7 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
         return run
 
     async def create_table(request: Request) -> Response:
-        table = server.create(await _json_body(request))
+        table = await server.create(await _json_body(request))
         return JSONResponse(table.summary(), status_code=201)
 
     async def show_table(request: Request) -> Response:
@@ -382,7 +392,7 @@ class _Connection:
                     raise Refusal("bad-message", "hello once: after it, send moves")
                 if self.seat is None:
                     raise Refusal("spectator", "a spectator makes no moves")
-                applied = table.submit(self.seat, seq, message.get("move"))
+                applied = await table.submit(self.seat, seq, message.get("move"))
             except Refusal as refusal:
                 self.send(error_message(refusal, seq))
                 continue

@@ -8,8 +8,10 @@ table exactly. A seat's token is kept only as its SHA-256: the database alone le
 nobody take a seat.
 
 A step is written and committed before the server acknowledges the move or shows it to
-anyone (:meth:`Storage.append`). The key ``(table_id, number)`` makes a step's number
-unique, so a step cannot be stored twice. SQLite runs in WAL mode with
+anyone (:meth:`Storage.append_many`, which the
+:class:`~gnoming_rules.server.committer.Committer` calls with the steps of many tables).
+The key ``(table_id, number)`` makes a step's number unique, so a step cannot be stored
+twice. SQLite runs in WAL mode with
 ``synchronous=NORMAL``: a commit survives the server process being killed (SIGKILL),
 though not the machine losing power; PostgreSQL keeps its own settings.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,9 +65,10 @@ class Storage(Protocol):
         """Give ``seat`` the token whose hash is ``token_hash``; False if it has one."""
         ...
 
-    def append(self, table_id: str, first: int, steps: Sequence[Step]) -> None:
-        """Store ``steps`` as steps ``first``, ``first + 1``, ... of the table, in one
-        transaction; raises if one of those numbers is stored already."""
+    def append_many(self, batches: Sequence[tuple[str, int, Sequence[Step]]]) -> None:
+        """Store each ``(table_id, first, steps)``: ``steps`` as steps ``first``,
+        ``first + 1``, ... of that table, all in one transaction; raises (storing none)
+        if one of those numbers is stored already. May be called from another thread."""
         ...
 
     def tables(self) -> Iterator[StoredTable]:
@@ -99,6 +103,14 @@ def _step_row(table_id: str, number: int, step: Step) -> tuple[Any, ...]:
     )
 
 
+def _rows(batches: Sequence[tuple[str, int, Sequence[Step]]]) -> list[tuple[Any, ...]]:
+    return [
+        _step_row(table_id, first + index, step)
+        for table_id, first, steps in batches
+        for index, step in enumerate(steps)
+    ]
+
+
 def _collect(
     specs: Iterator[tuple[Any, ...]],
     seats: Iterator[tuple[Any, ...]],
@@ -116,14 +128,15 @@ class SqliteStorage:
     """Tables in a SQLite file (the default: nothing to start)."""
 
     def __init__(self, path: str | Path) -> None:
-        self.connection = sqlite3.connect(str(path), isolation_level=None)
+        self.lock = threading.Lock()
+        self.connection = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
         for statement in _SCHEMA:
             self.connection.execute(statement)
 
     def create(self, table_id: str, spec: dict[str, Any]) -> None:
-        with self.connection:
+        with self.lock, self.connection:
             self.connection.execute("BEGIN")
             self.connection.execute(
                 "INSERT INTO gnoming_tables VALUES (?, ?)", (table_id, json.dumps(spec))
@@ -131,7 +144,7 @@ class SqliteStorage:
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
         try:
-            with self.connection:
+            with self.lock, self.connection:
                 self.connection.execute("BEGIN")
                 self.connection.execute(
                     "INSERT INTO gnoming_seats VALUES (?, ?, ?)", (table_id, seat, token_hash)
@@ -140,12 +153,11 @@ class SqliteStorage:
             return False
         return True
 
-    def append(self, table_id: str, first: int, steps: Sequence[Step]) -> None:
-        with self.connection:
+    def append_many(self, batches: Sequence[tuple[str, int, Sequence[Step]]]) -> None:
+        with self.lock, self.connection:
             self.connection.execute("BEGIN")
             self.connection.executemany(
-                "INSERT INTO gnoming_steps VALUES (?, ?, ?, ?, ?, ?)",
-                [_step_row(table_id, first + i, step) for i, step in enumerate(steps)],
+                "INSERT INTO gnoming_steps VALUES (?, ?, ?, ?, ?, ?)", _rows(batches)
             )
 
     def tables(self) -> Iterator[StoredTable]:
@@ -166,31 +178,33 @@ class PostgresStorage:
     def __init__(self, url: str) -> None:
         import psycopg
 
+        self.lock = threading.Lock()
         self.connection = psycopg.connect(url, autocommit=True)
         for statement in _SCHEMA:
             self.connection.execute(statement)
 
     def create(self, table_id: str, spec: dict[str, Any]) -> None:
-        self.connection.execute(
-            "INSERT INTO gnoming_tables VALUES (%s, %s)", (table_id, json.dumps(spec))
-        )
+        with self.lock:
+            self.connection.execute(
+                "INSERT INTO gnoming_tables VALUES (%s, %s)", (table_id, json.dumps(spec))
+            )
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
         import psycopg
 
         try:
-            self.connection.execute(
-                "INSERT INTO gnoming_seats VALUES (%s, %s, %s)", (table_id, seat, token_hash)
-            )
+            with self.lock:
+                self.connection.execute(
+                    "INSERT INTO gnoming_seats VALUES (%s, %s, %s)", (table_id, seat, token_hash)
+                )
         except psycopg.errors.UniqueViolation:
             return False
         return True
 
-    def append(self, table_id: str, first: int, steps: Sequence[Step]) -> None:
-        with self.connection.transaction(), self.connection.cursor() as cursor:
+    def append_many(self, batches: Sequence[tuple[str, int, Sequence[Step]]]) -> None:
+        with self.lock, self.connection.transaction(), self.connection.cursor() as cursor:
             cursor.executemany(
-                "INSERT INTO gnoming_steps VALUES (%s, %s, %s, %s, %s, %s)",
-                [_step_row(table_id, first + i, step) for i, step in enumerate(steps)],
+                "INSERT INTO gnoming_steps VALUES (%s, %s, %s, %s, %s, %s)", _rows(batches)
             )
 
     def tables(self) -> Iterator[StoredTable]:

@@ -11,7 +11,8 @@ Each move a seat sends carries a sequence number: the seat's moves are numbered 
 ... A number already applied is answered again as applied (a client that resent after a
 lost acknowledgement) and changes nothing; any other number out of order is refused.
 A move and everything it sets off (deals, reshuffles, the bots' moves up to the next
-person's turn) are stored in one transaction before anyone hears of them.
+person's turn) are stored in one transaction before anyone hears of them; the table's
+lock keeps its moves one at a time meanwhile, while other tables go on.
 
 Time control: with ``move_seconds``, a seat that holds the turn longer than that has its
 move made by its default bot (:meth:`Table.time_out`); the step is stored as timed out,
@@ -20,10 +21,11 @@ and :meth:`Table.summary` lists it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -44,6 +46,9 @@ __all__ = ["Refusal", "Table", "hash_token"]
 
 Listener = Callable[["Table", Move, bool], None]
 """Told of every step as it becomes known: the table, the move, whether it timed out."""
+Store = Callable[[str, int, Sequence[Step]], Awaitable[None]]
+"""Stores steps ``first``, ... of a table, returning once they are committed
+(:meth:`~gnoming_rules.server.committer.Committer.store`)."""
 
 _SYSTEM: Final = random.SystemRandom()
 
@@ -78,11 +83,16 @@ class Timeout:
 class Table:
     """A table's state, seats, sequence numbers and listeners (see the module's notes)."""
 
-    def __init__(self, table_id: str, spec: TableSpec, ruleset: Ruleset, storage: Storage):
+    def __init__(
+        self, table_id: str, spec: TableSpec, ruleset: Ruleset, storage: Storage, store: Store
+    ):
         self.table_id = table_id
         self.spec = spec
         self.ruleset = ruleset
         self.storage = storage
+        self.store = store
+        self.lock = asyncio.Lock()
+        """Held from a move's check to its steps being stored and taken in: one at a time."""
         self.state: State = new_game(ruleset, spec.players, spec.first_player)
         self.recorder = Recorder(
             ruleset, spec.names, spec.first_player, ruleset_ref=spec.ruleset_ref
@@ -132,11 +142,12 @@ class Table:
         """The person's seat whose move the table waits for (``None`` while over)."""
         return None if self.state.is_over else self.state.actor
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """Deal and play the bots up to the first person's turn (a new table)."""
-        self._commit([], self._advance(self.state, []))
+        async with self.lock:
+            await self._commit(self._advance(self.state, []))
 
-    def restore(self, steps: Sequence[Step]) -> None:
+    async def restore(self, steps: Sequence[Step]) -> None:
         """Replay the stored ``steps`` (a restarted server), then go on as :meth:`start`."""
         for step in steps:
             move: Move = (
@@ -145,11 +156,15 @@ class Table:
                 else move_from_entry(step.data)
             )
             self._record(move, apply(self.ruleset, self.state, move), step)
-        self.start()
+        await self.start()
 
-    def submit(self, seat: int, sequence: object, entry: object) -> bool:
+    async def submit(self, seat: int, sequence: object, entry: object) -> bool:
         """Apply seat ``seat``'s move ``entry`` numbered ``sequence``; True if applied now,
         False if that number was applied before. Raises :class:`Refusal` otherwise."""
+        async with self.lock:
+            return await self._submit(seat, sequence, entry)
+
+    async def _submit(self, seat: int, sequence: object, entry: object) -> bool:
         if type(sequence) is not int:
             raise Refusal(
                 "bad-sequence", f"seq must be a whole number, got {type(sequence).__name__}"
@@ -176,19 +191,20 @@ class Table:
         self._check(move, seat)
         after = apply(self.ruleset, self.state, move)
         first = (move, after, Step(move_to_entry(move), seat, sequence))
-        self._commit([first], self._advance(after, [first]))
+        await self._commit(self._advance(after, [first]))
         return True
 
-    def time_out(self, seat: int, steps: int) -> bool:
+    async def time_out(self, seat: int, steps: int) -> bool:
         """Let seat ``seat``'s default bot move if the table still waits for that seat
         after ``steps`` steps (its time ran out); True if it moved."""
-        if self.steps != steps or self.waiting_for != seat or seat in self._bots:
-            return False
-        move = self._defaults[seat].choose(self.ruleset, observe(self.state, seat))
-        after = apply(self.ruleset, self.state, move)
-        first = (move, after, Step(move_to_entry(move), seat, None, timed_out=True))
-        self._commit([first], self._advance(after, [first]))
-        return True
+        async with self.lock:
+            if self.steps != steps or self.waiting_for != seat or seat in self._bots:
+                return False
+            move = self._defaults[seat].choose(self.ruleset, observe(self.state, seat))
+            after = apply(self.ruleset, self.state, move)
+            first = (move, after, Step(move_to_entry(move), seat, None, timed_out=True))
+            await self._commit(self._advance(after, [first]))
+            return True
 
     def _check(self, move: PlayerMove, seat: int) -> None:
         """Refuse ``move`` as the rules would, decided on the mover's own view only (its
@@ -225,11 +241,14 @@ class Table:
             pending.append((move, state, step))
         raise Refusal("bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves")
 
-    def _commit(self, _mover: Pending, pending: Pending) -> None:
-        """Store ``pending`` (one transaction), then take it in and tell the listeners."""
-        if not pending:
-            return
-        self.storage.append(self.table_id, self.steps, [step for _, _, step in pending])
+    async def _commit(self, pending: Pending) -> None:
+        """Store ``pending`` (one transaction), then take it in and tell the listeners.
+        Shielded: once stored, the steps are taken in even if the caller is cancelled."""
+        if pending:
+            await asyncio.shield(self._store_and_take(pending))
+
+    async def _store_and_take(self, pending: Pending) -> None:
+        await self.store(self.table_id, self.steps, [step for _, _, step in pending])
         for move, after, step in pending:
             self._record(move, after, step)
             for listener in list(self.listeners):
