@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
 from server_kit import STORAGES, Client, Live, live_server, storage_url
+from websockets.exceptions import ConnectionClosed
 
 import gnoming_rules as gr
 from gnoming_rules.core.engine import explain
@@ -102,8 +102,7 @@ def check_views(client: Client, seat: int | None, states: list[gr.State]) -> int
 def test_whole_games_leak_nothing(live: Live, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     rng = random.Random(21)
-    rules = gr.load_ruleset("standard")
-    for game in range(2):
+    for _ in range(2):
         table = live.create(
             ruleset="standard", seats=[{"name": "Ana"}, {"name": "Bo"}, {"bot": "greedy"}]
         )["table"]
@@ -131,7 +130,7 @@ def test_whole_games_leak_nothing(live: Live, caplog: pytest.LogCaptureFixture) 
                     assert message["code"] == "wrong-seat"
                     assert set(message) == {"type", "code", "rule", "message", "seq"}
         # the record read mid-game: public, valid, and only what the whole table had seen
-        assert records or game == 0
+        assert records
         truth = [entry for round_ in full.rounds for entry in round_.moves]
         for response in records:
             assert response.headers["x-gnoming-information"] == "public"
@@ -154,7 +153,6 @@ def test_whole_games_leak_nothing(live: Live, caplog: pytest.LogCaptureFixture) 
         for token in tokens.values():
             assert token not in text
         assert json.dumps(full.rounds[0].deal) not in text
-    assert rules.name == "standard"
 
 
 BAD_MESSAGES = [
