@@ -325,3 +325,16 @@ def test_a_refused_move_is_explained_from_the_movers_view(live: Live) -> None:
             assert expected.code == ("no-flip-owed" if seat == 0 else "not-your-turn")
             got = (error["code"], error["rule"], error["message"])
             assert got == (expected.code, expected.rule, expected.message)
+
+
+def test_an_inline_ruleset_and_a_table_of_bots_give_a_valid_record(live: Live) -> None:
+    short = {"extends": "standard", "name": "short", "rounds": 1}
+    table = live.create(
+        ruleset=short, seats=[{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}]
+    )
+    assert table["over"] and table["ruleset"]["name"] == "short"  # the bots played it through
+    response = live.http.get(f"/tables/{table['table']}/record")
+    record = parse_record(response.content)
+    assert isinstance(record, Record) and record.ruleset == short and len(record.rounds) == 1
+    verdict = validate_record(record)
+    assert verdict.valid and verdict.complete and list(verdict.totals) == table["totals"]
