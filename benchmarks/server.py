@@ -7,7 +7,9 @@ and sends it with its sequence number. A table whose game ends is replaced by a 
 so that ``--tables`` games are always in play. After ``--seconds`` (bounded: 120 at
 most) every client stops. Reports the moves acknowledged per second, the latency of a
 move (sent to acknowledged: stored, and the views of it queued to every seat), and the
-server's resident memory per table (the growth of its RSS over the tables in play).
+server's resident memory per table (the growth of its RSS over the tables in play), and
+the moves per second of CPU time the server used: on a shared machine, what one core
+given to the server alone would do, roughly.
 
     python benchmarks/server.py [--tables 200] [--seconds 20] [--db PATH_OR_URL]
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -51,6 +54,12 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used (user and system, its threads included)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Load:
@@ -155,11 +164,13 @@ async def measure(base: str, tables: int, seconds: float, pid: int) -> dict[str,
         seated = rss_kib(pid)
         load = Load(seconds)
         playing = time.monotonic()
+        cpu_before = cpu_seconds(pid)
         slots = [asyncio.create_task(run_table(http, base, seats, load)) for seats in all_seats]
         await asyncio.sleep(min(seconds / 2, 10.0))
         during = rss_kib(pid)
         await asyncio.gather(*slots)
         elapsed = time.monotonic() - playing
+        cpu = cpu_seconds(pid) - cpu_before
     latencies = sorted(load.latencies) or [float("nan")]
     return {
         "tables": tables,
@@ -170,6 +181,8 @@ async def measure(base: str, tables: int, seconds: float, pid: int) -> dict[str,
         "p50_ms": round(1000 * statistics.median(latencies), 2),
         "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2),
         "games_finished": load.games,
+        "server_cpu_seconds": round(cpu, 1),
+        "moves_per_server_cpu_second": round(len(load.latencies) / cpu) if cpu else None,
         "rss_before_mib": round(before / 1024, 1),
         "rss_seated_mib": round(seated / 1024, 1),
         "rss_during_mib": round(during / 1024, 1),
@@ -191,11 +204,11 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
         profile = ["-m", "cProfile", "-o", args.profile] if args.profile else []
         command = [sys.executable, *profile, "-m", "gnoming_rules", "serve", "--no-access-log"]
-        server = subprocess.Popen(
-            [*command, "--db", db, "--port", str(port)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        log = Path(folder) / "server.log"
+        with log.open("wb") as sink:
+            server = subprocess.Popen(
+                [*command, "--db", db, "--port", str(port)], stdout=sink, stderr=sink
+            )
         try:
             deadline = time.monotonic() + 30
             while True:
@@ -207,6 +220,9 @@ def main() -> int:
                         raise RuntimeError("the server did not start") from None
                     time.sleep(0.1)
             result = asyncio.run(measure(base, args.tables, seconds, server.pid))
+        except BaseException:
+            print(log.read_text()[-3000:], file=sys.stderr)  # what the server said, if anything
+            raise
         finally:
             server.terminate()
             server.wait(30)
