@@ -8,3 +8,5 @@ tables' steps to a transaction), :mod:`~.spec` (a new table's request),
 messages), :mod:`~.app` (the ASGI application), :mod:`~.page` (the browser's page),
 :mod:`~.run` (serving it with uvicorn).
 """
+
+__all__: list[str] = []
