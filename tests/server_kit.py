@@ -34,6 +34,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from gnoming_rules.server.app import Limits, create_app
+from gnoming_rules.server.storage import Storage
 
 POSTGRES_URL = os.environ.get("GNOMING_POSTGRES_URL")
 POSTGRES_REQUIRED = os.environ.get("GNOMING_REQUIRE_POSTGRES") == "1"
@@ -145,7 +146,7 @@ class Client:
 
 
 @contextmanager
-def live_server(url: str, limits: Limits | None = None) -> Iterator[Live]:
+def live_server(url: str | Storage, limits: Limits | None = None) -> Iterator[Live]:
     """The application in a thread of this process, until the block ends."""
     port = free_port()
     config = uvicorn.Config(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from gnoming_rules.play.observation import observe, stand_in
 from gnoming_rules.play.observation_json import observation_from_dict, observation_to_dict
 from gnoming_rules.referee.validate import validate_record
 from gnoming_rules.server.app import Limits
+from gnoming_rules.server.storage import SqliteStorage, Step
 
 
 @pytest.fixture(params=STORAGES)
@@ -338,3 +340,34 @@ def test_an_inline_ruleset_and_a_table_of_bots_give_a_valid_record(live: Live) -
     assert isinstance(record, Record) and record.ruleset == short and len(record.rounds) == 1
     verdict = validate_record(record)
     assert verdict.valid and verdict.complete and list(verdict.totals) == table["totals"]
+
+
+class FailingStorage(SqliteStorage):
+    """SQLite that refuses to store steps while ``failing`` is set."""
+
+    failing = False
+
+    def append_many(self, batches: Sequence[tuple[str, int, Sequence[Step]]]) -> None:
+        if self.failing:
+            raise OSError("disk full")
+        super().append_many(batches)
+
+
+def test_a_move_not_stored_is_not_acknowledged_nor_applied(tmp_path: Path) -> None:
+    storage = FailingStorage(tmp_path / "tables.sqlite")
+    with live_server(storage) as live:
+        table = live.create(seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])["table"]
+        token = live.seat(table, 0)
+        with live.socket(table, token) as ana:
+            view = ana.latest_view()
+            before = live.summary(table)["steps"]
+            storage.failing = True
+            ana.send({"type": "move", "seq": 1, "move": view["legal"][0]})
+            error = ana.until("error")
+            assert (error["code"], error["seq"]) == ("not-stored", 1)
+            assert live.summary(table)["steps"] == before
+            assert ana.latest_view(0.3)["step"] == before  # nobody was shown the move
+            storage.failing = False
+            ana.send({"type": "move", "seq": 1, "move": view["legal"][0]})
+            ack = ana.until("ack")
+            assert ack["seq"] == 1 and not ack["duplicate"] and ack["step"] > before
