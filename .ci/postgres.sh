@@ -10,7 +10,7 @@ fi
 bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 port="${GNOMING_POSTGRES_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 data="$(mktemp -d /tmp/gnoming-postgres.XXXXXX)"
-chown postgres "$data"
+if [ "$(id -u)" = 0 ]; then chown postgres "$data"; fi
 run() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
 run "'$bin/initdb' -D '$data/db' -U postgres --auth=trust -E UTF8 >/dev/null" >&2
 run "'$bin/pg_ctl' -D '$data/db' -l '$data/log' -w -o \"-c listen_addresses=127.0.0.1 -p $port -k '$data'\" start >/dev/null" >&2
