@@ -7,9 +7,10 @@ from typing import Literal
 
 from typing_extensions import TypedDict
 
+from ..core.errors import one_line
 from ..corpus.extras import need
 from .command import Command
-from .output import Output
+from .output import Output, echo
 
 
 class ServeDocument(TypedDict):
@@ -39,13 +40,20 @@ def run(args: argparse.Namespace, out: Output) -> int:
     need("starlette", "server")
     need("uvicorn", "server")
     from ..server.run import serve
+    from ..server.storage import open_storage
 
-    url = f"http://{args.host}:{args.port}/"
     postgres = args.db.startswith(("postgresql://", "postgres://"))
+    where = "PostgreSQL" if postgres else echo(args.db)  # a URL may hold a password
+    try:
+        open_storage(args.db).close()  # a database that cannot be opened: say so, one line
+    except Exception as error:
+        reason = one_line(str(error).strip() or type(error).__name__, 200)
+        out.line(f"gnoming: bad-database: cannot open {where}: {reason}", err=True)
+        return 2
+    url = f"http://{args.host}:{args.port}/"
     if out.json:
         out.data(ServeDocument(url=url, storage="postgresql" if postgres else "sqlite"))
     else:
-        where = "PostgreSQL" if postgres else args.db
         out.line(f"gnoming serve: tables in {where}; open {url}", flush=True)
     serve(args.db, host=args.host, port=args.port, access_log=not args.no_access_log)
     return 0
@@ -62,6 +70,10 @@ a restarted server resumes every game. Needs pip install 'gnoming-rules[server]'
 docs/server.md for the protocol and the security model.
 
 Exit status: 0 when stopped; 2 when the extra is missing or the database cannot be opened.""",
+    examples=(
+        "gnoming serve --help",
+        "gnoming serve --db no-such-folder/tables.sqlite  # exit status 2",
+    ),
     arguments=arguments,
     run=run,
     output=ServeDocument,
