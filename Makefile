@@ -6,12 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test check lint typecheck docs pytest compiled order mutation fuzz bench bench-records bench-adapters bench-bots bench-anchors golden schemas examples pictures clean
+.PHONY: demo test check lint typecheck docs pytest compiled order mutation fuzz bench bench-records bench-adapters bench-bots bench-anchors bench-server golden schemas examples pictures clean
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train,bench,server]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -98,16 +98,7 @@ bench-adapters: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
 	$(BIN)/python benchmarks/adapters.py
 
-# The search bot's win rates against the greedy and random bots (200 games a pairing: long).
-bench-bots: $(STAMP)
-	$(BIN)/python benchmarks/bots.py
-
-# The project's playouts and validation beside OpenSpiel's C++ crazy_eights and hearts and
-# python-chess (the bench extra), compiled core then pure Python.
-bench-anchors: $(STAMP) $(COMPILED)/.built
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,bench]'
-	PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) $(BIN)/python benchmarks/anchors.py
-	$(BIN)/python benchmarks/anchors.py
+	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train,bench,server]'
 
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)

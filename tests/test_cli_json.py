@@ -153,6 +153,30 @@ def test_redact_to_a_file_and_to_standard_output(tmp_path: Path) -> None:
     assert again.returncode == 2 and "the record is public already" in again.stderr
 
 
+def test_serve(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn", reason="the server extra: pip install -e '.[server]'")
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "tables.sqlite"
+    command = [sys.executable, "-m", "gnoming_rules", "serve", "--json", "--db", str(db)]
+    server = subprocess.Popen(
+        [*command, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        (started,) = documents("gnoming serve", server.stdout.readline())
+    finally:
+        server.terminate()
+        server.wait(20)
+    assert started == {"url": f"http://127.0.0.1:{port}/", "storage": "sqlite"}
+
+
 def test_score() -> None:
     done = gnoming("score", "--json", "5", "5", "M", "3", "-2", "9", "5", "H", "1")
     (score,) = documents("gnoming score", done.stdout)

@@ -28,6 +28,7 @@ COMMANDS: Final = (
     "ruleset",
     "rulesets",
     "score",
+    "serve",
     "show",
     "stats",
     "validate",

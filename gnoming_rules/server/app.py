@@ -1,0 +1,407 @@
+"""The ASGI application of ``gnoming serve`` (Starlette): the HTTP routes and the sockets.
+
+Routes (docs/server.md):
+
+- ``POST /tables``: create a table (:mod:`~gnoming_rules.server.spec`); 201 with its id.
+- ``GET /tables/{id}``: the table's summary (seats, progress, time-outs).
+- ``POST /tables/{id}/seats/{seat}``: take a person's seat; 201 with the seat's token,
+  given once and stored only as its hash. The token is the seat: keep it secret.
+- ``GET /tables/{id}/record``: the public record until the game ends, the full one after.
+- ``WS /tables/{id}/socket``: a connection (:mod:`~gnoming_rules.server.protocol`).
+- ``GET /``: the page to play in a browser (:mod:`~gnoming_rules.server.page`).
+- ``GET /rulesets``: the bundled rulesets' names.
+
+Every refusal is JSON, ``{"error": {"code": ..., "message": ..., "rule": ...}}`` over HTTP
+and an ``error`` message on a socket, and changes nothing. Tokens travel in request
+bodies and socket messages, never in a URL, so that no access log holds one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core.errors import GnomingError
+from ..core.moves import Move
+from ..core.ruleset import bundled_rulesets, load_ruleset
+from ..formats.record import dump_record
+from .committer import Committer
+from .page import PAGE
+from .protocol import error_message, parse_message, view_message, welcome_message
+from .spec import TableSpec, read_spec
+from .storage import Storage, open_storage
+from .table import Refusal, Table
+
+__all__ = ["Limits", "Server", "create_app"]
+
+LOG: Final = logging.getLogger("gnoming.server")
+
+MAX_BODY: Final = 256 * 1024
+"""The largest HTTP request body, in bytes (an inline ruleset fits in a few KiB)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much one connection may send: a token bucket of ``burst`` messages refilled at
+    ``rate`` per second; a client that keeps sending past it is disconnected after
+    ``strikes`` refusals in a row. ``hello_seconds``: time allowed for the first message."""
+
+    rate: float = 50.0
+    burst: float = 100.0
+    strikes: int = 20
+    hello_seconds: float = 10.0
+    queue: int = 10_000
+    """Messages waiting for a slow client beyond which it is disconnected."""
+
+
+@dataclass(slots=True)
+class _Bucket:
+    limits: Limits
+    tokens: float = 0.0
+    at: float = field(default_factory=time.monotonic)
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.limits.burst, self.tokens + (now - self.at) * self.limits.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class Server:
+    """The tables of one server process, its storage and its clocks."""
+
+    def __init__(self, storage: str | Path | Storage, limits: Limits | None = None) -> None:
+        self._where = storage
+        self.storage: Storage = None  # type: ignore[assignment]  # opened by open()
+        self.committer: Committer = None  # type: ignore[assignment]  # started by open()
+        self._expiring: set[asyncio.Task[bool]] = set()
+        self.limits = limits or Limits()
+        self.tables: dict[str, Table] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    async def open(self) -> None:
+        """Open the storage (in the server's own thread: SQLite connections stay in the
+        thread that opened them), rebuild every stored table and resume their games."""
+        where = self._where
+        self.storage = open_storage(where) if isinstance(where, str | Path) else where
+        self.committer = Committer(self.storage)
+        for stored in self.storage.tables():
+            spec = TableSpec(
+                ruleset_ref=stored.spec["ruleset"],
+                names=[seat["name"] for seat in stored.spec["seats"]],
+                bots=[seat["bot"] for seat in stored.spec["seats"]],
+                move_seconds=stored.spec["move_seconds"],
+                default_bot=stored.spec["default_bot"],
+                first_player=stored.spec["first_player"],
+            )
+            rules = load_ruleset(spec.ruleset_ref, files="none")
+            table = Table(stored.table_id, spec, rules, self.storage, self.committer.store)
+            table.tokens = dict(stored.tokens)
+            self._watch(table)
+            await table.restore(stored.steps)
+            self.tables[table.table_id] = table
+            self._clock(table)
+
+    async def create(self, data: object) -> Table:
+        spec, ruleset = read_spec(data)
+        table = Table(secrets.token_urlsafe(12), spec, ruleset, self.storage, self.committer.store)
+        self.storage.create(table.table_id, spec.to_dict())
+        self._watch(table)
+        await table.start()
+        self.tables[table.table_id] = table
+        return table
+
+    def table(self, table_id: str) -> Table:
+        found = self.tables.get(table_id)
+        if found is None:
+            raise Refusal("unknown-table", f"no table {table_id[:40]!r}")
+        return found
+
+    # ----- time control ------------------------------------------------------------
+
+    def _watch(self, table: Table) -> None:
+        if table.spec.move_seconds is not None:
+            table.listeners.add(lambda table, _move, _timed_out: self._clock(table))
+
+    def _clock(self, table: Table) -> None:
+        """Start the clock of the seat the table waits for, if it has a time control and
+        a person in it (an empty seat's clock does not run)."""
+        old = self._timers.pop(table.table_id, None)
+        if old is not None:
+            old.cancel()
+        seat, seconds = table.waiting_for, table.spec.move_seconds
+        if seconds is None or seat is None or seat not in table.tokens:
+            return
+        loop = asyncio.get_running_loop()
+        self._timers[table.table_id] = loop.call_later(
+            seconds, self._expire, table, seat, table.steps
+        )
+
+    def _expire(self, table: Table, seat: int, steps: int) -> None:
+        self._timers.pop(table.table_id, None)
+        task = asyncio.create_task(self._time_out(table, seat, steps))
+        self._expiring.add(task)
+        task.add_done_callback(self._expiring.discard)
+
+    async def _time_out(self, table: Table, seat: int, steps: int) -> bool:
+        try:
+            return await table.time_out(seat, steps)
+        except Exception:  # a storage failure: the move is not made, the clock restarts
+            LOG.exception("table %s: the default bot's move could not be stored", table.table_id)
+            self._clock(table)
+            return False
+
+    def claimed(self, table: Table) -> None:
+        """A seat was taken: its clock may start."""
+        if table.table_id not in self._timers:
+            self._clock(table)
+
+    async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        await self.committer.close()
+        self.storage.close()
+
+
+def _refused(refusal: Refusal, status: int = 400) -> JSONResponse:
+    body = {"error": {"code": refusal.code, "message": refusal.message, "rule": refusal.rule}}
+    return JSONResponse(body, status_code=status)
+
+
+_STATUS: Final = {"unknown-table": 404, "seat-taken": 409, "too-large": 413}
+
+
+async def _json_body(request: Request) -> object:
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refusal("too-large", f"a request body holds at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as error:
+        raise Refusal("bad-json", f"the body is not JSON: {str(error)[:120]}") from None
+
+
+def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -> Starlette:
+    """The application, its tables kept in ``storage`` (a SQLite path, a PostgreSQL URL,
+    or a :class:`~gnoming_rules.server.storage.Storage`)."""
+    server = Server(storage, limits)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await server.open()
+        try:
+            yield
+        finally:
+            await server.close()
+
+    def handled(handler: Any) -> Any:
+        async def run(request: Request) -> Response:
+            try:
+                response: Response = await handler(request)
+                return response
+            except Refusal as refusal:
+                return _refused(refusal, _STATUS.get(refusal.code, 400))
+            except GnomingError as error:
+                return _refused(Refusal(error.code, error.message))
+
+        return run
+
+    async def create_table(request: Request) -> Response:
+        table = await server.create(await _json_body(request))
+        return JSONResponse(table.summary(), status_code=201)
+
+    async def show_table(request: Request) -> Response:
+        return JSONResponse(server.table(request.path_params["table"]).summary())
+
+    async def take_seat(request: Request) -> Response:
+        table = server.table(request.path_params["table"])
+        text = request.path_params["seat"]
+        if not text.isdigit() or len(text) > 4:
+            raise Refusal("bad-seat", f"a seat is a number, got {text[:20]!r}")
+        await _json_body(request)  # checked (and its size bounded) though nothing is read
+        token = secrets.token_urlsafe(32)
+        table.claim(int(text), token)
+        server.claimed(table)
+        return JSONResponse({"table": table.table_id, "seat": int(text), "token": token}, 201)
+
+    async def read_record(request: Request) -> Response:
+        table = server.table(request.path_params["table"])
+        record, full = table.record()
+        return Response(
+            dump_record(record, "json"),
+            media_type="application/json",
+            headers={"X-Gnoming-Information": "full" if full else "public"},
+        )
+
+    async def page(_request: Request) -> Response:
+        return HTMLResponse(PAGE)
+
+    async def rulesets(_request: Request) -> Response:
+        return JSONResponse({"rulesets": bundled_rulesets()})
+
+    async def socket(websocket: WebSocket) -> None:
+        await _Connection(server, websocket).run()
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/rulesets", rulesets),
+            Route("/tables", handled(create_table), methods=["POST"]),
+            Route("/tables/{table}", handled(show_table)),
+            Route("/tables/{table}/seats/{seat}", handled(take_seat), methods=["POST"]),
+            Route("/tables/{table}/record", handled(read_record)),
+            WebSocketRoute("/tables/{table}/socket", socket),
+        ],
+        lifespan=lifespan,
+    )
+
+
+class _Connection:
+    """One socket: a seat's or a spectator's. Messages to it go through a queue, in the
+    order the table made them, written by one task."""
+
+    def __init__(self, server: Server, websocket: WebSocket) -> None:
+        self.server = server
+        self.websocket = websocket
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.bucket = _Bucket(server.limits, tokens=server.limits.burst)
+        self.seat: int | None = None
+        self.svg = False
+        self.table: Table | None = None
+        self.strikes = 0
+        """Messages refused as a flood in a row."""
+
+    def send(self, message: dict[str, Any] | None) -> None:
+        if self.queue.qsize() > self.server.limits.queue:
+            message = None  # a client that does not read: let it go
+        self.queue.put_nowait(message)
+
+    def _listen(self, table: Table, move: Move, timed_out: bool) -> None:
+        self.send(view_message(table, self.seat, move, timed_out, svg=self.svg))
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                if message is None:
+                    await self.websocket.close(code=1008)
+                    return
+                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return  # the client has gone: the reader sees it too
+
+    async def run(self) -> None:
+        await self.websocket.accept()
+        writer = asyncio.create_task(self._write())
+        try:
+            if await self._hello():
+                await self._serve()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.table is not None:
+                self.table.listeners.discard(self._listen)
+            if not writer.done():
+                self.send(None)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, 2.0)
+                writer.cancel()
+
+    async def _receive(self) -> dict[str, Any] | None:
+        """The next message, parsed; ``None`` once the client has gone."""
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            try:
+                if not self.bucket.take():
+                    raise Refusal("flood", "too many messages: slow down (the message was dropped)")
+                self.strikes = 0
+                return parse_message(message.get("text"))
+            except Refusal as refusal:
+                self.send(error_message(refusal))
+                if refusal.code == "flood":
+                    self.strikes += 1
+                    if self.strikes >= self.server.limits.strikes:
+                        raise WebSocketDisconnect(1008) from None
+
+    async def _hello(self) -> bool:
+        try:
+            message = await asyncio.wait_for(self._receive(), self.server.limits.hello_seconds)
+        except TimeoutError:
+            self.send(error_message(Refusal("bad-hello", "no hello in time")))
+            return False
+        if message is None:
+            return False
+        try:
+            table = self.server.table(self.websocket.path_params["table"])
+        except Refusal as refusal:
+            self.send(error_message(refusal))
+            return False
+        token = message.get("token")
+        if message["type"] != "hello" or (token is not None and type(token) is not str):
+            self.send(error_message(Refusal("bad-hello", "the first message is a hello")))
+            return False
+        if token is not None:
+            seat = table.seat_of(token)
+            if seat is None:
+                self.send(
+                    error_message(Refusal("bad-token", "no seat of this table has that token"))
+                )
+                return False
+            self.seat = seat
+        self.svg = message.get("svg") is True
+        self.table = table
+        self.send(welcome_message(table, self.seat))
+        self.send(view_message(table, self.seat, svg=self.svg))
+        table.listeners.add(self._listen)
+        return True
+
+    async def _serve(self) -> None:
+        table = self.table
+        assert table is not None
+        while (message := await self._receive()) is not None:
+            seq = message.get("seq")
+            try:
+                if message["type"] != "move":
+                    raise Refusal("bad-message", "hello once: after it, send moves")
+                if self.seat is None:
+                    raise Refusal("spectator", "a spectator makes no moves")
+                applied = await table.submit(self.seat, seq, message.get("move"))
+            except Refusal as refusal:
+                self.send(error_message(refusal, seq))
+                continue
+            except Exception:  # storage down: nothing was applied
+                LOG.exception("table %s: a move could not be stored", table.table_id)
+                self.send(
+                    error_message(
+                        Refusal("not-stored", "the move could not be stored: send it again"), seq
+                    )
+                )
+                continue
+            self.send({"type": "ack", "seq": seq, "step": table.steps, "duplicate": not applied})

@@ -1,0 +1,132 @@
+"""The messages of a table's WebSocket, both ways, as JSON objects (docs/server.md).
+
+From the client, one JSON object per text message, at most :data:`MAX_MESSAGE` bytes:
+
+- ``{"type": "hello", "token": "..."}`` first: the seat whose token it is (omit the
+  token to watch as a spectator); ``"svg": true`` asks for the table's picture too.
+- ``{"type": "move", "seq": 1, "move": {"action": "draw", "player": 0, "source": "deck"}}``:
+  a move, in the record's notation (docs/record-format.md), numbered 1, 2, 3, ... per seat.
+
+From the server:
+
+- ``{"type": "welcome", ...}``: the table, the seat (``null`` for a spectator), the
+  players, the ruleset's name and sha256, the time control.
+- ``{"type": "view", "step": N, "observation": {...}, "legal": [...], "last": {...}}``
+  after every step (and on joining): the seat's observation (``gnoming-observation/1``),
+  the moves open to it (empty unless it is to move), and the step just made as the
+  whole table saw it (no card named: each card shown is in the observation).
+- ``{"type": "ack", "seq": N, "step": N, "duplicate": false}``: the move numbered ``seq``
+  is stored (``duplicate``: it was applied before, and nothing changed now).
+- ``{"type": "error", "code": "...", "rule": "4.1" or null, "message": "...", "seq": N}``:
+  a refusal; nothing changed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from ..core.engine import legal_moves
+from ..core.entries import move_to_entry
+from ..core.moves import Deal, Move, Reshuffle
+from ..pictures.table import table_svg
+from ..play.observation import observe, stand_in
+from ..play.observation_json import observation_to_dict
+from .table import Refusal, Table
+
+__all__ = [
+    "MAX_MESSAGE",
+    "error_message",
+    "parse_message",
+    "view_message",
+    "welcome_message",
+]
+
+MAX_MESSAGE: Final = 8 * 1024
+"""The longest text message a client may send, in bytes (a move takes under 100)."""
+
+
+def parse_message(text: str | None) -> dict[str, Any]:
+    """A client's message as a JSON object with a known ``type``; raises
+    :class:`~gnoming_rules.server.table.Refusal` otherwise."""
+    if text is None:
+        raise Refusal("bad-message", "send text messages (JSON), not binary ones")
+    size = len(text.encode("utf-8", "replace"))
+    if size > MAX_MESSAGE:
+        raise Refusal("too-large", f"a message holds at most {MAX_MESSAGE} bytes, got {size}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise Refusal("bad-json", f"not JSON: {str(error)[:120]}") from None
+    if not isinstance(data, dict):
+        raise Refusal("bad-message", "a message is a JSON object")
+    kind = data.get("type")
+    if kind not in ("hello", "move"):
+        raise Refusal("bad-message", f"type must be 'hello' or 'move', got {str(kind)[:40]!r}")
+    return data
+
+
+def error_message(refusal: Refusal, seq: object = None) -> dict[str, Any]:
+    """The message that tells a client its request was refused."""
+    return {
+        "type": "error",
+        "code": refusal.code,
+        "rule": refusal.rule,
+        "message": refusal.message,
+        "seq": seq if type(seq) is int else None,
+    }
+
+
+def welcome_message(table: Table, seat: int | None) -> dict[str, Any]:
+    """The first message of a connection: whose view it gets and the table's settings."""
+    return {
+        "type": "welcome",
+        "table": table.table_id,
+        "seat": seat,
+        "players": table.spec.names,
+        "ruleset": {"name": table.ruleset.name, "sha256": table.ruleset.sha256},
+        "move_seconds": table.spec.move_seconds,
+        "next_seq": None if seat is None else table.sequences[seat] + 1,
+    }
+
+
+def public_step(move: Move | None, timed_out: bool = False) -> dict[str, Any] | None:
+    """A step as the whole table saw it: the move's entry without a card, a deal or a
+    reshuffle without its cards."""
+    if move is None:
+        return None
+    if isinstance(move, Deal):
+        return {"action": "deal"}
+    if isinstance(move, Reshuffle):
+        return {"action": "reshuffle"}
+    return {**move_to_entry(move), "timed_out": timed_out}
+
+
+def view_message(
+    table: Table,
+    seat: int | None,
+    last: Move | None = None,
+    timed_out: bool = False,
+    *,
+    svg: bool = False,
+) -> dict[str, Any]:
+    """What ``seat`` (``None``: a spectator) sees of ``table`` now. Everything in it is
+    read from the seat's observation, never from the referee's state."""
+    view = observe(table.state, seat)
+    message: dict[str, Any] = {
+        "type": "view",
+        "step": table.steps,
+        "observation": observation_to_dict(view),
+        "legal": (
+            [move_to_entry(move) for move in legal_moves(table.ruleset, view)]
+            if seat is not None and view.actor == seat
+            else []
+        ),
+        "last": public_step(last, timed_out),
+        "over": table.state.is_over,
+    }
+    if svg:
+        message["svg"] = table_svg(
+            table.ruleset, stand_in(view), seat=seat, names=table.spec.names, public=seat is None
+        )
+    return message

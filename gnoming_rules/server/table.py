@@ -1,0 +1,309 @@
+"""One table of the server: the referee's state, its seats, and the moves it accepts.
+
+A :class:`Table` holds the full state, which only the referee sees. Everything it gives
+out is a seat's view (:func:`~gnoming_rules.play.observation.observe`), never the state:
+a move is checked against the mover's own view with
+:func:`~gnoming_rules.core.engine.explain`, so a refusal's message can only name what
+that seat sees; the record read before the end is the public record of what the whole
+table has seen (:meth:`Table.record`).
+
+Each move a seat sends carries a sequence number: the seat's moves are numbered 1, 2, 3,
+... A number already applied is answered again as applied (a client that resent after a
+lost acknowledgement) and changes nothing; any other number out of order is refused.
+A move and everything it sets off (deals, reshuffles, the bots' moves up to the next
+person's turn) are stored in one transaction before anyone hears of them; the table's
+lock keeps its moves one at a time meanwhile, while other tables go on.
+
+Time control: with ``move_seconds``, a seat that holds the turn longer than that has its
+move made by its default bot (:meth:`Table.time_out`); the step is stored as timed out,
+and :meth:`Table.summary` lists it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..core.engine import apply, explain, new_game, sample_chance
+from ..core.entries import move_from_entry, move_to_entry
+from ..core.errors import GnomingError
+from ..core.moves import Deal, Move, PlayerMove, Reshuffle
+from ..core.ruleset import Ruleset
+from ..core.state import State
+from ..formats.record import Record
+from ..play.bots import MOVE_LIMIT, Bot, make_bot
+from ..play.observation import held_is_hidden, observe, stand_in
+from ..play.recorder import Recorder
+from .spec import TableSpec
+from .storage import Step, Storage
+
+__all__ = ["Refusal", "Table", "hash_token"]
+
+Listener = Callable[["Table", Move, bool], None]
+"""Told of every step as it becomes known: the table, the move, whether it timed out."""
+Store = Callable[[str, int, Sequence[Step]], Awaitable[None]]
+"""Stores steps ``first``, ... of a table, returning once they are committed
+(:meth:`~gnoming_rules.server.committer.Committer.store`)."""
+
+_SYSTEM: Final = random.SystemRandom()
+
+
+class Refusal(Exception):  # noqa: N818 (a refusal, as IllegalMove is one)
+    """A request the table refuses; nothing changed. ``code`` is stable, ``rule`` is the
+    rule's number for a move the rules refuse (``None`` otherwise)."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a seat token, as stored (the token itself is never kept)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """A move made by a seat's default bot because the seat's time ran out."""
+
+    step: int
+    round: int
+    move: int
+    """The move's index in its round's ``moves``, as the record numbers it."""
+    seat: int
+
+
+class Table:
+    """A table's state, seats, sequence numbers and listeners (see the module's notes)."""
+
+    def __init__(
+        self, table_id: str, spec: TableSpec, ruleset: Ruleset, storage: Storage, store: Store
+    ):
+        self.table_id = table_id
+        self.spec = spec
+        self.ruleset = ruleset
+        self.storage = storage
+        self.store = store
+        self.lock = asyncio.Lock()
+        """Held from a move's check to its steps being stored and taken in: one at a time."""
+        self.state: State = new_game(ruleset, spec.players, spec.first_player)
+        self.recorder = Recorder(
+            ruleset, spec.names, spec.first_player, ruleset_ref=spec.ruleset_ref
+        )
+        self.steps = 0
+        self.tokens: dict[int, str] = {}
+        self.sequences = [0] * spec.players
+        self.timeouts: list[Timeout] = []
+        self.listeners: set[Listener] = set()
+        self._bots: dict[int, Bot] = {
+            seat: make_bot(kind, random.Random(_SYSTEM.getrandbits(64)))
+            for seat, kind in enumerate(spec.bots)
+            if kind is not None
+        }
+        self._defaults: dict[int, Bot] = {
+            seat: make_bot(spec.default_bot, random.Random(_SYSTEM.getrandbits(64)))
+            for seat in range(spec.players)
+        }
+
+    # ----- seats -------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat whose token is ``token``, or ``None``."""
+        digest = hash_token(token)
+        for seat, stored in self.tokens.items():
+            if hmac.compare_digest(stored, digest):
+                return seat
+        return None
+
+    def claim(self, seat: int, token: str) -> None:
+        """Give the person seat ``seat`` the token ``token`` (stored as its hash)."""
+        if not 0 <= seat < self.spec.players:
+            raise Refusal(
+                "bad-seat", f"seat {seat} is not at the table (0 to {self.spec.players - 1})"
+            )
+        if self.spec.bots[seat] is not None:
+            raise Refusal("seat-taken", f"seat {seat} is played by a bot")
+        digest = hash_token(token)
+        if seat in self.tokens or not self.storage.claim_seat(self.table_id, seat, digest):
+            raise Refusal("seat-taken", f"seat {seat} is taken")
+        self.tokens[seat] = digest
+
+    # ----- play --------------------------------------------------------------------
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The person's seat whose move the table waits for (``None`` while over)."""
+        return None if self.state.is_over else self.state.actor
+
+    async def start(self) -> None:
+        """Deal and play the bots up to the first person's turn (a new table)."""
+        async with self.lock:
+            await self._commit(self._advance(self.state, []))
+
+    async def restore(self, steps: Sequence[Step]) -> None:
+        """Replay the stored ``steps`` (a restarted server), then go on as :meth:`start`."""
+        for step in steps:
+            move: Move = (
+                Deal(tuple(step.data["cards"]))
+                if step.data["action"] == "deal"
+                else move_from_entry(step.data)
+            )
+            self._record(move, apply(self.ruleset, self.state, move), step)
+        await self.start()
+
+    async def submit(self, seat: int, sequence: object, entry: object) -> bool:
+        """Apply seat ``seat``'s move ``entry`` numbered ``sequence``; True if applied now,
+        False if that number was applied before. Raises :class:`Refusal` otherwise."""
+        async with self.lock:
+            return await self._submit(seat, sequence, entry)
+
+    async def _submit(self, seat: int, sequence: object, entry: object) -> bool:
+        if type(sequence) is not int:
+            raise Refusal(
+                "bad-sequence", f"seq must be a whole number, got {type(sequence).__name__}"
+            )
+        done = self.sequences[seat]
+        if 1 <= sequence <= done:
+            return False
+        if sequence != done + 1:
+            raise Refusal(
+                "bad-sequence", f"seq must be {done + 1} (the seat's next move), got {sequence}"
+            )
+        if not isinstance(entry, dict):
+            raise Refusal("bad-move", "move must be a JSON object (a record entry)")
+        try:
+            move = move_from_entry(entry)
+        except GnomingError as error:
+            raise Refusal("bad-move", error.message) from None
+        if isinstance(move, Reshuffle):
+            raise Refusal("bad-move", "a reshuffle is the dealer's, not a seat's move")
+        if move.player != seat:
+            raise Refusal(
+                "wrong-seat", f"this connection plays seat {seat}, not seat {move.player}"
+            )
+        self._check(move, seat)
+        after = apply(self.ruleset, self.state, move)
+        first = (move, after, Step(move_to_entry(move), seat, sequence))
+        await self._commit(self._advance(after, [first]))
+        return True
+
+    async def time_out(self, seat: int, steps: int) -> bool:
+        """Let seat ``seat``'s default bot move if the table still waits for that seat
+        after ``steps`` steps (its time ran out); True if it moved."""
+        async with self.lock:
+            if self.steps != steps or self.waiting_for != seat or seat in self._bots:
+                return False
+            move = self._defaults[seat].choose(self.ruleset, observe(self.state, seat))
+            after = apply(self.ruleset, self.state, move)
+            first = (move, after, Step(move_to_entry(move), seat, None, timed_out=True))
+            await self._commit(self._advance(after, [first]))
+            return True
+
+    def _check(self, move: PlayerMove, seat: int) -> None:
+        """Refuse ``move`` as the rules would, decided on the mover's own view only (its
+        stand-in: the engine refuses a move of a seat not to move before it reads a card)."""
+        problem = explain(self.ruleset, stand_in(observe(self.state, seat)), move)
+        if problem is not None:
+            raise Refusal(problem.code, problem.message, problem.rule)
+
+    Pending = list[tuple[Move, State, Step]]
+
+    def _advance(self, state: State, pending: Pending) -> Pending:
+        """``pending`` and the deals, reshuffles and bots' moves that follow it, up to the
+        next person's turn or the end."""
+        for _ in range(MOVE_LIMIT):
+            if state.is_over:
+                return pending
+            move: Move
+            if state.is_chance:
+                move = sample_chance(self.ruleset, state, _SYSTEM)
+                data = (
+                    {"action": "deal", "cards": list(move.cards)}
+                    if isinstance(move, Deal)
+                    else move_to_entry(move)
+                )
+                step = Step(data)
+            else:
+                seat = state.to_move
+                bot = self._bots.get(seat)
+                if bot is None:
+                    return pending
+                move = bot.choose(self.ruleset, observe(state, seat))
+                step = Step(move_to_entry(move), seat)
+            state = apply(self.ruleset, state, move)
+            pending.append((move, state, step))
+        raise Refusal("bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves")
+
+    async def _commit(self, pending: Pending) -> None:
+        """Store ``pending`` (one transaction), then take it in and tell the listeners.
+        Shielded: once stored, the steps are taken in even if the caller is cancelled."""
+        if pending:
+            await asyncio.shield(self._store_and_take(pending))
+
+    async def _store_and_take(self, pending: Pending) -> None:
+        await self.store(self.table_id, self.steps, [step for _, _, step in pending])
+        for move, after, step in pending:
+            self._record(move, after, step)
+            for listener in list(self.listeners):
+                listener(self, move, step.timed_out)
+
+    def _record(self, move: Move, after: State, step: Step) -> None:
+        if step.timed_out and step.seat is not None:
+            rounds = self.recorder.record().rounds  # the move's place, as the record numbers it
+            self.timeouts.append(
+                Timeout(self.steps, len(rounds) - 1, len(rounds[-1].moves), step.seat)
+            )
+        self.recorder.add(move, after)
+        self.state = after
+        self.steps += 1
+        if step.seat is not None and step.sequence is not None:
+            self.sequences[step.seat] = max(self.sequences[step.seat], step.sequence)
+
+    # ----- what the table shows ----------------------------------------------------
+
+    def record(self) -> tuple[Record | Any, bool]:
+        """The game's record and whether it is the full one: the full record once the game
+        is over; before, the public record of what the whole table has seen (a card drawn
+        from the draw pile and still held is left out with its draw)."""
+        from ..referee.redact import redact
+
+        record = self.recorder.record()
+        if self.state.is_over:
+            return record, True
+        if held_is_hidden(self.state, None):
+            rounds = list(record.rounds)
+            last = rounds[-1]
+            rounds[-1] = last.model_copy(update={"moves": last.moves[:-1]})
+            record = record.model_copy(update={"rounds": rounds})
+        return redact(record, ruleset=self.ruleset), False
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may read of the table: its seats, its progress, its timeouts."""
+        return {
+            "table": self.table_id,
+            "ruleset": {"name": self.ruleset.name, "sha256": self.ruleset.sha256},
+            "players": self.spec.names,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": self.spec.names[seat],
+                    "bot": self.spec.bots[seat],
+                    "taken": self.spec.bots[seat] is not None or seat in self.tokens,
+                }
+                for seat in range(self.spec.players)
+            ],
+            "move_seconds": self.spec.move_seconds,
+            "steps": self.steps,
+            "phase": self.state.phase.name.lower(),
+            "waiting_for": self.waiting_for,
+            "over": self.state.is_over,
+            "totals": list(self.state.totals) if self.state.is_over else None,
+            "timeouts": [{"round": t.round, "move": t.move, "seat": t.seat} for t in self.timeouts],
+        }
