@@ -34,7 +34,10 @@ from gnoming_rules.cli import main
 if sys.argv[1] == "-" and len(sys.argv) > 2:
     sys.stdin = open(sys.argv[2], encoding="utf-8", errors="replace")
 status = main(["validate", "--json", sys.argv[1]])
-print("PEAK", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, status, file=sys.stderr)
+# VmHWM is this process's own peak; ru_maxrss would also count the parent's pages at the fork
+with open("/proc/self/status", encoding="ascii") as status_file:
+    peak = next(int(line.split()[1]) for line in status_file if line.startswith("VmHWM:"))
+print("PEAK", peak * 1024, status, file=sys.stderr)
 """
 
 
