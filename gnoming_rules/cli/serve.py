@@ -8,7 +8,7 @@ from typing import Literal
 from typing_extensions import TypedDict
 
 from ..core.errors import one_line
-from ..corpus.extras import need
+from ..extras import need
 from .command import Command
 from .output import Output, echo
 
@@ -66,7 +66,7 @@ COMMAND = Command(
 Serve tables of Gnoming A Round: create a table over HTTP, take a seat (a secret token),
 and play over a WebSocket that sends each seat only what it may see. A browser page at /
 plays against bots. Tables and moves are kept in SQLite (a file) or PostgreSQL (a URL);
-a restarted server resumes every game. Needs pip install 'gnoming-rules[server]'. See
+a restarted server resumes every game. Needs pip install '.[server]'. See
 docs/server.md for the protocol and the security model.
 
 Exit status: 0 when stopped; 2 when the extra is missing or the database cannot be opened.""",

@@ -1,6 +1,6 @@
 """``gnoming serve``: real tables over the network, hidden cards kept hidden (docs/server.md).
 
-An optional extra (``pip install 'gnoming-rules[server]'``: Starlette, uvicorn,
+An optional extra (``pip install '.[server]'``: Starlette, uvicorn,
 websockets, psycopg): ``import gnoming_rules`` never imports it. The modules, one concept
 each: :mod:`~.storage` (SQLite or PostgreSQL), :mod:`~.committer` (group commit: many
 tables' steps to a transaction), :mod:`~.spec` (a new table's request),
