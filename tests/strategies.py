@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from hypothesis import reject
 from hypothesis import strategies as st
 
 import gnoming_rules as gr
@@ -102,6 +103,8 @@ def cut_mid_round(
         for index, state in enumerate(game.states)
         if state.phase not in (gr.Phase.DEAL, gr.Phase.OVER)
     ]
+    if not inside:
+        reject()  # no state inside a round to cut at: nothing to test here
     later = [index for index in inside if game.states[index].round > 0]
     prefer_later: bool = draw(st.booleans())
     pool = later if later and prefer_later else inside
