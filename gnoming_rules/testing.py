@@ -25,13 +25,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin
 
 from hypothesis import reject
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .core.engine import apply, legal_moves, new_game, sample_chance
+from .core.errors import RulesetError
 from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset, merge_patch
 from .core.state import State, below_tops
@@ -181,6 +184,69 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         patch["discard"] = {"taken_must_be_played": draw(st.booleans())}
     if piles != 2:
         patch["discard"] = {**patch.get("discard", {}), "piles": piles}
+    for path, values in _family_options():
+        if draw(st.booleans()):
+            group, key = path
+            patch[group] = {**patch.get(group, {}), key: draw(values)}
+    return _playable_family(patch)
+
+
+def _family_options() -> list[tuple[tuple[str, str], st.SearchStrategy[Any]]]:
+    """The Golf-family options (rule 10: every declared option with a default, in a
+    group of its own or beside others), each with the values its declaration allows."""
+    found = []
+    for group, field in Ruleset.model_fields.items():
+        model = field.annotation
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            continue
+        for key, option in model.model_fields.items():
+            if option.is_required() or (group, key) in _NOT_DRAWN:
+                continue
+            found.append(((group, key), _declared_values(option.annotation)))
+    return found
+
+
+_NOT_DRAWN = {("discard", "piles"), ("deck", "named"), ("deck", "values")}
+"""Options with defaults that :func:`ruleset_overrides` draws its own way (the deck, the
+piles)."""
+
+
+def _declared_values(annotation: Any) -> st.SearchStrategy[Any]:
+    """The values a declared option's type allows, kept small where it is a number."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Literal:
+        return st.sampled_from(args)
+    if annotation is bool:
+        return st.booleans()
+    if origin is tuple:
+        return st.lists(_declared_values(args[0]), min_size=1, unique=True).map(tuple)
+    if origin in (Union, UnionType):
+        return st.one_of(*(_declared_values(arg) for arg in args))
+    if annotation is type(None):
+        return st.none()
+    if origin is Annotated:
+        return _declared_values(args[0])
+    if annotation is int:
+        return st.integers(-20, 120)
+    raise TypeError(f"no values drawn for an option of type {annotation!r}")
+
+
+def _playable_family(patch: dict[str, Any]) -> dict[str, Any]:
+    """``patch`` without the Golf-family options whose combination the loader refuses
+    (rule 10.11): each refusal names its field, which is then left at its default."""
+    for _ in range(len(patch) + 8):
+        try:
+            load_ruleset(patch)
+        except RulesetError as error:
+            field = error.problems[0].path if error.problems else ""
+            group, _, key = field.partition(".")
+            if group not in patch or not key or key not in patch[group]:
+                return patch
+            if (group, key) not in {path for path, _ in _family_options()}:
+                return patch
+            patch[group] = {k: v for k, v in patch[group].items() if k != key}
+            continue
+        return patch
     return patch
 
 

@@ -288,11 +288,11 @@ def test_every_block_has_a_known_language() -> None:
 
 
 def leaf_fields(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Dotted paths of a ruleset's fields; ``deck.numbers`` stays one field."""
+    """Dotted paths of a ruleset's fields; the deck's mappings each stay one field."""
     leaves: dict[str, Any] = {}
     for key, value in data.items():
         path = f"{prefix}{key}"
-        if isinstance(value, dict) and path != "deck.numbers":
+        if isinstance(value, dict) and path not in ("deck.numbers", "deck.named", "deck.values"):
             leaves.update(leaf_fields(value, f"{path}."))
         else:
             leaves[path] = value

@@ -26,7 +26,12 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("negative hazards", {"deck": {"hazards": -1}}, "deck.hazards", "got -1"),
     ("negative mulligans", {"deck": {"mulligans": -2}}, "deck.mulligans", "got -2"),
     ("unknown flips", {"hazard": {"flips": "all"}}, "hazard.flips", "'others', 'next' or 'none'"),
-    ("unknown first", {"first_player": "random"}, "first_player", "'rotate' or 'fixed'"),
+    (
+        "unknown first",
+        {"first_player": "random"},
+        "first_player",
+        "'rotate', 'fixed' or 'went_out'",
+    ),
     (
         "unknown empty pile",
         {"empty_draw_pile": "stop"},
