@@ -13,11 +13,12 @@ from builders import variant
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import PlayedGame, layouts, played_games, rulesets
-from test_scoring_properties import card_points, grid_lines
+from test_scoring_properties import _points as points
+from test_scoring_properties import card_points, sets_under
 
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
-from gnoming_rules.core import LayoutError, is_positive
+from gnoming_rules.core import LayoutError
 
 STANDARD = gr.load_ruleset("standard")
 SCORERS = [gr.score_layout, gr.score_breakdown]
@@ -94,15 +95,11 @@ def visible_reference(ruleset: Ruleset, shown: Sequence[Face | None]) -> int:
     scores = []
     for size in range(min(ruleset.mulligan.max_face_up, len(mulligans)) + 1):
         for wild in combinations(mulligans, size):
-            covered: set[int] = set()
-            total = 0
-            for line in grid_lines(ruleset):
-                values = {shown[slot] for slot in line if slot not in wild}
-                if len(values) == 1 and None not in values:
-                    value = next(iter(values))
-                    if is_positive(value):  # type: ignore[arg-type]
-                        total -= int(value)  # type: ignore[arg-type]
-                        covered.update(line)
+            # A face-down card blocks its lines as a hazard would (never in a set).
+            blocked = [HAZARD if card is None else card for card in shown]
+            sets = sets_under(ruleset, blocked, set(wild))
+            covered = {slot for line, _ in sets for slot in line}
+            total = sum(points(ruleset, value) for _, value in sets)
             for slot, card in enumerate(shown):
                 if card is not None and slot not in covered:
                     total += card_points(ruleset, card)

@@ -388,10 +388,19 @@ def bounce_block(rules: CompiledRules, state: State) -> str | None:
     if not state.chain:
         return "5.1"
     held = state.held
-    if type(held) is not int or held < 0:
-        return "5.4"
     seat = state.turn
     layout, up = state.cards[seat], state.face_up[seat]
+    if not rules.plain_sets:  # face values or matching by value (10.1, 10.2)
+        keys = rules.bounce_keys
+        key = keys.get(held) if held is not None else None
+        if key is None:
+            return "5.4"
+        for slot, card in enumerate(layout):
+            if up >> slot & 1 and keys.get(card) == key:
+                return None
+        return "5.2"
+    if type(held) is not int or held < 0:
+        return "5.4"
     if held in layout:  # checked in C first: most held cards match no card of the layout
         for slot, card in enumerate(layout):
             if card == held and up >> slot & 1:

@@ -495,6 +495,14 @@ class Ruleset(StrictModel):
         data = self.model_dump(mode="json", exclude={"name", "description"})
         return _at_default(self, data)
 
+    def data(self) -> dict[str, Any]:
+        """The ruleset as plain JSON data, labels included, without the options that sit at
+        their default (as :meth:`rules_dict`; ``discard.piles`` stays, as records carried it
+        before the options of rule 10): what a record carries inline."""
+        data = _at_default(self, self.model_dump(mode="json"), keep=("name", "description"))
+        data["discard"] = self.discard.model_dump(mode="json")
+        return data
+
     def canonical_json(self) -> str:
         """The canonical JSON form hashed by :attr:`sha256` (sorted keys, no spaces, UTF-8)."""
         return json.dumps(
@@ -547,25 +555,24 @@ def _check_family(ruleset: Ruleset) -> None:
 
 def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # noqa: N802
     return [
-        ("sets.match", ruleset.sets.match, "face"),
-        ("sets.cards", ruleset.sets.cards, "positive"),
-        ("sets.lines", ruleset.sets.lines, ("rows", "columns")),
-        ("sets.score", ruleset.sets.score, "minus_value"),
+        ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
         ("turn.flip_after_deck_discard", ruleset.turn.flip_after_deck_discard, "none"),
         ("going_out.double_if_not_lowest", ruleset.going_out.double_if_not_lowest, False),
         ("game.end_score", ruleset.game.end_score, None),
         ("first_player", ruleset.first_player if ruleset.first_player == "went_out" else "", ""),
         ("deck.named", len(ruleset.deck.named), 0),
-        ("deck.values", len(ruleset.deck.values), 0),
     ]
 
 
-def _at_default(model: BaseModel, data: dict[str, Any]) -> dict[str, Any]:
+def _at_default(
+    model: BaseModel, data: dict[str, Any], keep: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """``data`` (``model`` dumped as JSON) without the options that sit at their declared
-    default: options added after rulesets were first hashed keep those hashes."""
+    default (but those in ``keep``): options added after rulesets were first hashed keep
+    those hashes."""
     for key, field in type(model).model_fields.items():
         value = getattr(model, key)
-        if key not in data:
+        if key not in data or key in keep:
             continue
         if isinstance(value, BaseModel):
             data[key] = _at_default(value, data[key])
@@ -589,8 +596,18 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     deck: list[Face] = []
     for face, copies in ruleset.deck.numbers.items():
         deck += [face] * copies
+    # (named faces, 10.1, are refused by _check_family until they are played)
     deck += [HAZARD] * ruleset.deck.hazards
     deck += [MULLIGAN] * ruleset.deck.mulligans
+    sets = ruleset.sets
+    values: dict[Face, int] = {face: ruleset.deck.value(face) for face in ruleset.deck.numbers}
+    keys: dict[Face, object] = {
+        face: value if sets.match == "value" else face for face, value in values.items()
+    }
+    if sets.cards == "any":
+        set_keys = {**keys, MULLIGAN: MULLIGAN}
+    else:
+        set_keys = {face: key for face, key in keys.items() if values[face] > 0}
     piles = ruleset.discard.piles
     tables = move_tables(ruleset.players.max, slots, piles)
     seats = range(ruleset.players.min, ruleset.players.max + 1)
@@ -599,7 +616,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         cols=cols,
         slots=slots,
         full_mask=(1 << slots) - 1,
-        lines=grid_lines(rows, cols),
+        lines=grid_lines(rows, cols, ruleset.sets.lines),
         deck=tuple(sorted_faces(deck)),
         deck_counts=Counter(deck),
         min_players=ruleset.players.min,
@@ -620,6 +637,17 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         going_out_penalty=ruleset.going_out.penalty,
         ties_count_as_lowest=ruleset.going_out.ties_count_as_lowest,
         reshuffle=ruleset.empty_draw_pile == "reshuffle",
+        plain_sets=(
+            not ruleset.deck.values
+            and not ruleset.deck.named
+            and sets.match == "face"
+            and sets.cards == "positive"
+            and sets.score == "minus_value"
+        ),
+        values=values,
+        set_keys=set_keys,
+        bounce_keys={face: key for face, key in keys.items() if values[face] > 0},
+        zero_sets=sets.score == "zero",
         slot_moves=tables[0],
         draw_moves=tables[1],
         discard_moves=tables[2],

@@ -34,7 +34,10 @@ class SetLine:
     name: str
     slots: tuple[int, ...]
     value: int
-    """The shared positive value ``v``; the line scores ``-v``."""
+    """The shared value ``v`` of its cards (rule 8.2; of the first card, under
+    ``sets.match: face`` with ``sets.cards: any``, 10.3)."""
+    points: int
+    """What the set scores: ``-v``, or 0 under ``sets.score: zero`` (rule 10.5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +64,7 @@ class ScoreBreakdown:
 
     def __str__(self) -> str:
         lines = [
-            f"{s.name} (slots {', '.join(map(str, s.slots))}): set of {s.value}s  {-s.value:+d}"
+            f"{s.name} (slots {', '.join(map(str, s.slots))}): set of {s.value}s  {s.points:+d}"
             for s in self.sets
         ]
         lines += [
@@ -125,7 +128,8 @@ def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
                 note = "wild mulligan " + note
             scores.append(CardScore(slot, card, 0, True, note))
         else:
-            scores.append(CardScore(slot, card, card_points(rules, card), False, _card_note(card)))
+            points = card_points(rules, card)
+            scores.append(CardScore(slot, card, points, False, _card_note(card, points)))
     wild_slots = tuple(slot for slot in range(len(cards)) if wild >> slot & 1)
     return ScoreBreakdown(total, sets, wild_slots, tuple(scores))
 
@@ -206,7 +210,11 @@ def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
     best = (score_with(rules, cards, 0), 0)
     if rules.max_mulligans == 0 or MULLIGAN not in cards:
         return best
-    candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
+    if rules.plain_sets:
+        candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
+    else:
+        keys = rules.set_keys
+        candidates = [m for m in (_keyed_wild_need(line, cards, keys) for line in rules.lines) if m]
     tried = {0}
     for group in range(1, 1 << len(candidates)):
         wild = 0
@@ -237,6 +245,44 @@ def _wild_need(line: Line, cards: Sequence[Face]) -> int:
     return need if value else 0
 
 
+def _keyed_wild_need(line: Line, cards: Sequence[Face], keys: dict[Face, object]) -> int:
+    """:func:`_wild_need` under the options of rule 10: the cards that stand in a set by
+    themselves and what they match by are ``keys`` (:attr:`CompiledRules.set_keys`)."""
+    need = 0
+    key: object = None
+    for slot in line.slots:
+        card = cards[slot]
+        if card == MULLIGAN:
+            need |= 1 << slot
+            continue
+        own = keys.get(card)
+        if own is None or (key is not None and own != key):
+            return 0
+        key = own
+    return need if key is not None else 0
+
+
+def keyed_set(rules: CompiledRules, line: Line, cards: Sequence[Face], wild: int) -> Face | None:
+    """Under the options of rule 10: a card of the set ``line`` is under this wild choice
+    (its cards match by :attr:`CompiledRules.set_keys`, at least one not wild), or
+    ``None`` when it is not a set.
+
+    One of the module's scoring steps (not in ``__all__``).
+    """
+    keys = rules.set_keys
+    key: object = None
+    found: Face | None = None
+    for slot in line.slots:
+        if wild >> slot & 1:
+            continue
+        card = cards[slot]
+        own = keys.get(card)
+        if own is None or (key is not None and own != key):
+            return None
+        key, found = own, card
+    return found
+
+
 def set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
     """The line's set value ``v``, or 0 when it is not a set under this wild choice.
 
@@ -260,11 +306,20 @@ def score_with(rules: CompiledRules, cards: Sequence[Face], wild: int) -> int:
     """
     total = 0
     covered = 0
-    for line in rules.lines:
-        value = set_value(line, cards, wild)
-        if value:
-            total -= value
-            covered |= line.mask
+    if rules.plain_sets:
+        for line in rules.lines:
+            value = set_value(line, cards, wild)
+            if value:
+                total -= value
+                covered |= line.mask
+    else:
+        zero = rules.zero_sets
+        for line in rules.lines:
+            card = keyed_set(rules, line, cards, wild)
+            if card is not None:
+                if not zero:
+                    total -= card_points(rules, card)
+                covered |= line.mask
     for slot, card in enumerate(cards):
         if not covered >> slot & 1:
             total += card_points(rules, card)
@@ -277,9 +332,17 @@ def _sets(
     sets = []
     covered = 0
     for line in rules.lines:
-        value = set_value(line, cards, wild)
-        if value:
-            sets.append(SetLine(line.name, line.slots, value))
+        if rules.plain_sets:
+            value = set_value(line, cards, wild)
+            points = -value
+        else:
+            card = keyed_set(rules, line, cards, wild)
+            value = 0 if card is None else card_points(rules, card)
+            points = 0 if rules.zero_sets else -value
+            if card is None:
+                continue
+        if value or not rules.plain_sets:
+            sets.append(SetLine(line.name, line.slots, value, points))
             covered |= line.mask
     return tuple(sets), covered
 
@@ -288,16 +351,20 @@ def card_points(rules: CompiledRules, card: Face) -> int:
     """What ``card`` scores in no set (rule 8.3-8.5): its value, a hazard's penalty, a
     mulligan's unmatched value."""
     if type(card) is int:
-        return card
-    return rules.hazard_penalty if card == HAZARD else rules.unmatched_mulligan
+        return card if rules.plain_sets else rules.values[card]
+    if card == HAZARD:
+        return rules.hazard_penalty
+    if card == MULLIGAN:
+        return rules.unmatched_mulligan
+    return rules.values[card]  # a named face (10.1)
 
 
-def _card_note(card: Face) -> str:
+def _card_note(card: Face, points: int) -> str:
     if card == HAZARD:
         return "hazard"
     if card == MULLIGAN:
         return "mulligan in no set"
-    return "negative card" if isinstance(card, int) and card < 0 else "in no set"
+    return "negative card" if points < 0 else "in no set"
 
 
 __all__ = [

@@ -1,0 +1,158 @@
+"""RULES.md §10: the Golf family's rule options, one example test per numbered item, each
+named after the rule's text (docs/rules.md §10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from builders import variant
+
+import gnoming_rules as gr
+
+
+def _score(rules: gr.Ruleset, *rows: list[Any]) -> int:
+    return gr.score_layout(rules, [card for row in rows for card in row])
+
+
+def _refusal(**changes: Any) -> str:
+    with pytest.raises(gr.RulesetError) as caught:
+        variant(**changes)
+    assert caught.value.code == "bad-ruleset"
+    return caught.value.message
+
+
+# --- 10.1 face values ------------------------------------------------------------------------
+
+
+def test_10_1_deck_values_maps_a_face_to_the_points_it_scores() -> None:
+    golfish = variant(deck={"values": {2: -2, 12: 0}})
+    # 2 scores -2 and 12 scores 0; every other integer face scores itself.
+    assert _score(golfish, [2, 12, 3], [4, 6, 7], [8, 9, 10]) == -2 + 0 + 3 + 4 + 6 + 7 + 27
+
+
+def test_10_1_a_card_is_positive_when_its_value_is_above_0() -> None:
+    # A 2 worth -2 is no positive card: a row of 2s is no set (8.2), three -2s score -6.
+    rules = variant(deck={"values": {2: -2}})
+    assert _score(rules, [2, 2, 2], [4, 6, 7], [8, 9, 10]) == -6 + 44
+    # and a held 2 worth -2 cannot bounce (5.2): only positive cards do.
+    assert rules.compiled.bounce_keys.get(2) is None
+    assert rules.compiled.bounce_keys[5] == 5
+
+
+# --- 10.2 matching -------------------------------------------------------------------------
+
+
+def test_10_2_cards_match_when_they_have_the_same_face_by_default() -> None:
+    rules = variant(deck={"values": {11: 10, 12: 10}})
+    # 11 and 12 both worth 10 do not match by face: no set.
+    assert _score(rules, [11, 12, 10], [1, 2, 3], [4, 6, 7]) == 30 + 6 + 17
+
+
+def test_10_2_under_match_value_cards_with_the_same_value_match() -> None:
+    rules = variant(deck={"values": {11: 10, 12: 10}}, sets={"match": "value"})
+    assert _score(rules, [11, 12, 10], [1, 2, 3], [4, 6, 7]) == -10 + 6 + 17
+    breakdown = gr.score_breakdown(rules, [11, 12, 10, 1, 2, 3, 4, 6, 7])
+    assert [(s.name, s.value, s.points) for s in breakdown.sets] == [("row 0", 10, -10)]
+
+
+def test_10_2_bouncing_uses_the_same_matching() -> None:
+    by_value = variant(deck={"values": {11: 10, 12: 10}}, sets={"match": "value"})
+    keys = by_value.compiled.bounce_keys
+    assert keys[11] == keys[12] == keys[10]
+    by_face = variant(deck={"values": {11: 10, 12: 10}})
+    assert by_face.compiled.bounce_keys[11] != by_face.compiled.bounce_keys[12]
+
+
+# --- 10.3 set cards ------------------------------------------------------------------------
+
+
+def test_10_3_by_default_only_positive_cards_and_wild_mulligans_form_sets() -> None:
+    rules = variant(sets={"score": "zero"})
+    assert _score(rules, [-2, -2, -2], [1, 3, 4], [6, 7, 8]) == -6 + 29
+
+
+def test_10_3_under_set_cards_any_a_line_of_matching_non_hazard_cards_is_a_set() -> None:
+    rules = variant(sets={"score": "zero", "cards": "any"})
+    assert _score(rules, [-2, -2, -2], [1, 3, 4], [6, 7, 8]) == 0 + 29
+    # Hazards never match.
+    assert _score(rules, ["H", "H", "H"], [1, 3, 4], [6, 7, 8]) == 30 + 29
+
+
+def test_10_3_any_is_refused_together_with_set_score_minus_value() -> None:
+    assert "sets.cards" in _refusal(sets={"cards": "any"})
+
+
+# --- 10.4 lines ----------------------------------------------------------------------------
+
+
+def test_10_4_the_lines_that_can_be_sets_are_rows_and_columns_by_default() -> None:
+    standard = gr.load_ruleset("standard")
+    assert [line.name for line in standard.compiled.lines][-1] == "column 2"
+    assert _score(standard, [5, 1, 2], [3, 5, 4], [6, 7, 5]) == 38
+
+
+def test_10_4_any_non_empty_subset_of_rows_columns_and_diagonals() -> None:
+    rules = variant(sets={"lines": ["rows", "columns", "diagonals"]})
+    names = [line.name for line in rules.compiled.lines]
+    assert names[-2:] == ["diagonal 0", "diagonal 1"]
+    assert _score(rules, [5, 1, 2], [3, 5, 4], [6, 7, 5]) == -5 + 23
+    assert _score(rules, [1, 2, 5], [3, 5, 4], [5, 6, 7]) == -5 + 23  # the other diagonal
+    columns = variant(sets={"lines": ["columns"]})
+    assert _score(columns, [5, 5, 5], [1, 2, 3], [4, 6, 7]) == 38  # a row is no set now
+    assert _score(columns, [5, 1, 2], [5, 3, 4], [5, 6, 7]) == -5 + 23
+
+
+def test_10_4_diagonals_only_where_rows_equal_cols() -> None:
+    message = _refusal(
+        layout={"rows": 2, "cols": 3, "face_up_at_start": 2}, sets={"lines": ["diagonals"]}
+    )
+    assert "sets.lines" in message and "2x3" in message
+
+
+def test_10_4_in_a_2_row_layout_a_column_is_a_pair() -> None:
+    rules = variant(
+        layout={"rows": 2, "cols": 3, "face_up_at_start": 2},
+        sets={"lines": ["columns"], "score": "zero"},
+    )
+    assert gr.score_layout(rules, [7, 1, 2, 7, 3, 4]) == 0 + 10
+
+
+# --- 10.5 set score ------------------------------------------------------------------------
+
+
+def test_10_5_minus_value_a_set_scores_minus_v() -> None:
+    assert _score(gr.load_ruleset("standard"), [5, 5, 5], [1, 2, 3], [4, 6, 7]) == -5 + 23
+
+
+def test_10_5_zero_every_card_of_a_set_scores_0_and_a_card_in_two_sets_still_0() -> None:
+    rules = variant(sets={"score": "zero"})
+    assert _score(rules, [5, 5, 5], [5, 1, 2], [5, 3, 4]) == 10
+    breakdown = gr.score_breakdown(rules, [5, 5, 5, 5, 1, 2, 5, 3, 4])
+    assert [(s.name, s.points) for s in breakdown.sets] == [("row 0", 0), ("column 0", 0)]
+    assert breakdown.total == 10
+
+
+def test_10_5_zero_a_wild_mulligan_in_a_set_scores_0() -> None:
+    rules = variant(sets={"score": "zero"}, mulligan={"max_face_up": 1, "unmatched_value": 3})
+    assert _score(rules, [7, 7, "M"], [1, 2, 3], [4, 6, 8]) == 24
+
+
+# --- 10.11 refusals ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"sets": {"cards": "any"}}, "sets.cards"),
+        ({"sets": {"lines": ["diagonals"]}, "layout": {"rows": 3, "cols": 4}}, "sets.lines"),
+        ({"sets": {"lines": []}}, "sets.lines"),
+        ({"sets": {"lines": ["rows", "rows"]}}, "sets.lines"),
+        ({"deck": {"values": {77: 1}}}, "deck.values"),
+        ({"sets": {"match": "colour"}}, "sets.match"),
+    ],
+)
+def test_10_11_combinations_that_cannot_be_played_are_refused_naming_the_field(
+    changes: dict[str, Any], field: str
+) -> None:
+    assert f": {field}" in _refusal(**changes)
