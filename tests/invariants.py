@@ -230,7 +230,8 @@ def check_hazard_transition(ruleset: Ruleset, before: State, move: Move, after: 
 
 
 def going_out_adjustment(ruleset: Ruleset, base: Sequence[int], went_out: int | None) -> int:
-    """What RULES 8.6 adds to the round score of the player who went out."""
+    """What RULES 8.6 (and 10.9's doubling) adds to the round score of the player who went
+    out."""
     if went_out is None:
         return 0
     mine = base[went_out]
@@ -239,7 +240,8 @@ def going_out_adjustment(ruleset: Ruleset, base: Sequence[int], went_out: int | 
     if not others:
         return rules.bonus
     lowest = mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
-    return rules.bonus if lowest else rules.penalty
+    doubled = mine if rules.double_if_not_lowest and mine > 0 and not lowest else 0
+    return doubled + (rules.bonus if lowest else rules.penalty)
 
 
 def check_round_end(ruleset: Ruleset, before: State, after: State) -> None:
@@ -259,8 +261,14 @@ def check_round_end(ruleset: Ruleset, before: State, after: State) -> None:
             f"round {before.round} scored {after.scores[-1]}, layouts say {base} "
             f"(went out: {after.went_out}) so {expected}",
         )
+    totals = [sum(r[seat] for r in after.scores) for seat in range(after.players)]
+    end = ruleset.game.end_score
+    over = len(after.scores) >= ruleset.rounds or (end is not None and max(totals) >= end)
+    if after.is_over != over:  # RULES 2.2, 10.8
+        raise PropertyViolation(
+            ROUND_END, f"after round {before.round} totals {totals}: over is {after.is_over}"
+        )
     if after.is_over:
-        totals = [sum(r[seat] for r in after.scores) for seat in range(after.players)]
         best = min(zip(totals, after.scores[-1], strict=True))
         winners = tuple(
             seat for seat in range(after.players) if (totals[seat], after.scores[-1][seat]) == best

@@ -3,12 +3,18 @@ named after the rule's text (docs/rules.md §10)."""
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
 import pytest
 from builders import variant
 
 import gnoming_rules as gr
+from gnoming_rules.core.engine import round_scores
+from gnoming_rules.formats.record import dump_record, parse_record
+from gnoming_rules.play.bots import play_game
+from gnoming_rules.referee import validate_record
 
 
 def _score(rules: gr.Ruleset, *rows: list[Any]) -> int:
@@ -156,3 +162,93 @@ def test_10_11_combinations_that_cannot_be_played_are_refused_naming_the_field(
     changes: dict[str, Any], field: str
 ) -> None:
     assert f": {field}" in _refusal(**changes)
+
+
+# --- 10.8 game end by score ----------------------------------------------------------------
+
+
+def _random_game(rules: gr.Ruleset, players: int = 3, seed: int = 4) -> gr.State:
+    rng = random.Random(seed)
+    state = gr.new_game(rules, players)
+    while not state.is_over:
+        if state.is_chance:
+            move: gr.Move = gr.sample_chance(rules, state, rng)
+        else:
+            move = rng.choice(gr.legal_moves(rules, state))
+        state = gr.apply(rules, state, move)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_10_8_the_game_ends_after_the_first_round_at_whose_end_a_total_is_n_or_more(
+    seed: int,
+) -> None:
+    rules = variant(rounds=6, game={"end_score": 60})
+    final = _random_game(rules, seed=seed)
+    totals = [0, 0, 0]
+    for index, scores in enumerate(final.scores):
+        totals = [total + score for total, score in zip(totals, scores, strict=True)]
+        reached = max(totals) >= 60
+        assert reached == (index == len(final.scores) - 1) or len(final.scores) == 6
+        if reached:
+            break
+    assert final.round == len(final.scores) and final.totals == tuple(totals)
+
+
+def test_10_8_or_after_rounds_rounds_whichever_comes_first() -> None:
+    assert len(_random_game(variant(rounds=2, game={"end_score": 10**9})).scores) == 2
+    assert len(_random_game(variant(rounds=3, game={"end_score": -(10**9)})).scores) == 1
+
+
+def test_10_8_a_round_after_the_one_that_ended_the_game_is_moves_after_end() -> None:
+    rules = variant(rounds=3, game={"end_score": -(10**9)})
+    final = _random_game(rules)
+    with pytest.raises(gr.IllegalMove) as caught:
+        gr.apply(rules, final, gr.sample_chance(rules, gr.new_game(rules, 3), random.Random(1)))
+    assert caught.value.code == "moves-after-end"
+
+
+# --- 10.9 going out, doubled ---------------------------------------------------------------
+
+_OUT = [1, 2, 3, 4, 6, 7, 8, 9, 10]  # 50, no set
+_LOW = [5, 5, 5, 1, 2, 3, 4, 6, 7]  # 18
+
+
+def test_10_9_the_score_of_the_player_who_went_out_doubles_when_above_0_and_not_lowest() -> None:
+    rules = variant(going_out={"double_if_not_lowest": True})
+    # seat 0 went out with 50, seat 1 has 18: 2 x 50 + the penalty of 8.6.
+    assert round_scores(rules.compiled, [_OUT, _LOW, _OUT], 0) == (105, 18, 50)
+    standard = gr.load_ruleset("standard")
+    assert round_scores(standard.compiled, [_OUT, _LOW, _OUT], 0) == (55, 18, 50)
+
+
+def test_10_9_no_doubling_when_lowest_or_not_above_0() -> None:
+    rules = variant(going_out={"double_if_not_lowest": True})
+    assert round_scores(rules.compiled, [_LOW, _OUT, _OUT], 0) == (18 - 5, 50, 50)
+    negative = [-1, -2, -3, -4, -5, -1, -2, -3, -4]
+    lower = [-5, -5, -5, -4, -4, -4, -3, -3, -3]
+    assert round_scores(rules.compiled, [negative, lower, _OUT], 0) == (-25 + 5, -36, 50)
+
+
+def test_10_9_lowest_follows_the_tie_toggle_of_8_6() -> None:
+    ties_lose = variant(going_out={"double_if_not_lowest": True, "ties_count_as_lowest": False})
+    assert round_scores(ties_lose.compiled, [_LOW, _LOW, _OUT], 0) == (36 + 5, 18, 50)
+    ties_win = variant(going_out={"double_if_not_lowest": True})
+    assert round_scores(ties_win.compiled, [_LOW, _LOW, _OUT], 0) == (18 - 5, 18, 50)
+
+
+def test_10_8_a_record_with_a_round_after_the_end_is_moves_after_end_at_that_round() -> None:
+    rules = variant(rounds=3, game={"end_score": -(10**9)})
+    record, final = play_game(rules, players=3, seed=2)
+    data = json.loads(dump_record(record))
+    assert len(data["rounds"]) == 1 and final.is_over
+    assert validate_record(parse_record(json.dumps(data))).valid
+    data["rounds"].append(data["rounds"][0])
+    verdict = validate_record(parse_record(json.dumps(data)))
+    assert verdict.error is not None
+    assert (verdict.error.round, verdict.error.move, verdict.error.code) == (
+        1,
+        None,
+        "moves-after-end",
+    )
+    assert "end score" in verdict.error.message

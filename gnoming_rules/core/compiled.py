@@ -85,6 +85,10 @@ class CompiledRules:
     mulligans, 10.13): positive cards, or any non-hazard card under ``sets.cards: any``."""
     bounce_keys: dict[Face, object]
     """Every positive face -> what it matches by: the cards that bounce (5.2, 10.13)."""
+    end_score: int | None
+    """The game ends after a round at whose end some total reaches it (rule 10.8)."""
+    double_if_not_lowest: bool
+    """The score of the player who went out doubles when above 0 and not lowest (10.9)."""
     zero_sets: bool
     """``sets.score: zero``: every card of a set scores 0, and the set nothing more (10.5)."""
     slot_moves: dict[str, tuple[tuple[PlayerMove, ...], ...]]

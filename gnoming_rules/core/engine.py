@@ -726,7 +726,7 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
 def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
     if state.phase is _OVER:
         raise IllegalMove(
-            "moves-after-end", "2.2", f"the game is over: all {rules.rounds} rounds were played"
+            "moves-after-end", "2.2", f"the game is over: all {state.round} rounds were played"
         )
     if state.phase is not _DEAL:
         raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
@@ -921,9 +921,13 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
     """
     final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
+    over = following >= rules.rounds
+    if rules.end_score is not None and not over:  # rule 10.8: a total reached the end score
+        totals = [sum(column) for column in zip(*state.scores, final, strict=True)]
+        over = max(totals) >= rules.end_score
     return state._replace(
         round=following,
-        phase=_OVER if following >= rules.rounds else _DEAL,
+        phase=_OVER if over else _DEAL,
         turn=-1,
         face_up=(rules.full_mask,) * state.players,
         held=None,
@@ -949,6 +953,8 @@ def round_scores(
         lowest = not others or (
             mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
         )
+        if rules.double_if_not_lowest and mine > 0 and not lowest:  # rule 10.9
+            final[went_out] = 2 * mine
         final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
     return tuple(final)
 

@@ -557,8 +557,6 @@ def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # no
     return [
         ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
         ("turn.flip_after_deck_discard", ruleset.turn.flip_after_deck_discard, "none"),
-        ("going_out.double_if_not_lowest", ruleset.going_out.double_if_not_lowest, False),
-        ("game.end_score", ruleset.game.end_score, None),
         ("first_player", ruleset.first_player if ruleset.first_player == "went_out" else "", ""),
         ("deck.named", len(ruleset.deck.named), 0),
     ]
@@ -648,6 +646,8 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         set_keys=set_keys,
         bounce_keys={face: key for face, key in keys.items() if values[face] > 0},
         zero_sets=sets.score == "zero",
+        end_score=ruleset.game.end_score,
+        double_if_not_lowest=ruleset.going_out.double_if_not_lowest,
         slot_moves=tables[0],
         draw_moves=tables[1],
         discard_moves=tables[2],
