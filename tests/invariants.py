@@ -205,14 +205,39 @@ def flips_due(ruleset: Ruleset, state: State, discarder: int) -> tuple[int, ...]
     return tuple(seat for seat in owing if state.face_down_count(seat) >= least)
 
 
+def own_flip_due(ruleset: Ruleset, before: State, move: Move) -> tuple[int, ...]:
+    """The flip RULES 10.7 owes: a card drawn from the draw pile discarded unplayed, by a
+    player with a face-down card."""
+    if (
+        ruleset.turn.flip_after_deck_discard == "must"
+        and isinstance(move, Discard)
+        and before.phase is Phase.PLACE
+        and not before.taken_from_discard
+        and before.face_down_count(before.turn) >= 1
+    ):
+        return (before.turn,)
+    return ()
+
+
+def own_flip_owed(ruleset: Ruleset, state: State) -> bool:
+    """Whether the flip the player in turn owes is 10.7's (theirs, first in line)."""
+    return (
+        ruleset.turn.flip_after_deck_discard == "must"
+        and bool(state.flips_owed)
+        and state.flips_owed[0] == state.turn
+    )
+
+
 def check_hazard_transition(ruleset: Ruleset, before: State, move: Move, after: State) -> None:
-    """A discarded hazard leaves the game (6.1); flips are owed after it and only then."""
+    """A discarded hazard leaves the game (6.1); flips are owed after it (the discarder's
+    own first under 10.7) or after a drawn card discarded unplayed (10.7), and only then."""
     least = 2 if ruleset.hazard.spare_last_card else 1
+    own = own_flip_due(ruleset, before, move)
     if isinstance(move, Discard) and before.held == HAZARD:
         gained = after.removed.count(HAZARD) - before.removed.count(HAZARD)
         if gained != 1 or after.held is not None:
             raise PropertyViolation(HAZARDS_LEAVE, f"{move}: the hazard did not leave the game")
-        due = flips_due(ruleset, before, before.turn)
+        due = own + flips_due(ruleset, before, before.turn)
         if after.flips_owed != due or (due and after.phase is not Phase.FLIP):
             raise PropertyViolation(
                 FLIPS_OWED,
@@ -222,8 +247,16 @@ def check_hazard_transition(ruleset: Ruleset, before: State, move: Move, after: 
             )
         return
     if isinstance(move, Flip):
-        if before.face_down_count(move.player) < least or after.flips_owed != before.flips_owed[1:]:
+        needed = 1 if move.player == before.turn and own_flip_owed(ruleset, before) else least
+        if (
+            before.face_down_count(move.player) < needed
+            or after.flips_owed != before.flips_owed[1:]
+        ):
             raise PropertyViolation(FLIPS_OWED, f"{move}: flips owed {before.flips_owed} before")
+        return
+    if own:
+        if after.flips_owed != own or after.phase is not Phase.FLIP:
+            raise PropertyViolation(FLIPS_OWED, f"{move}: rule 10.7 owes {own}, got {after}")
         return
     if after.flips_owed:
         raise PropertyViolation(FLIPS_OWED, f"{move}: flips owed {after.flips_owed} with no hazard")

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from builders import variant
+from builders import H, play, start_game, variant
 
 import gnoming_rules as gr
 from gnoming_rules.core.engine import round_scores
@@ -252,3 +252,45 @@ def test_10_8_a_record_with_a_round_after_the_end_is_moves_after_end_at_that_rou
         "moves-after-end",
     )
     assert "end score" in verdict.error.message
+
+
+# --- 10.7 flip after discarding a draw -------------------------------------------------------
+
+_MUST = {"turn": {"flip_after_deck_discard": "must"}}
+
+
+def test_10_7_a_player_who_discards_the_card_they_drew_from_the_draw_pile_then_flips() -> None:
+    rules = variant(**_MUST)
+    state = play(rules, start_game(rules, draw=[7]), gr.Draw(0), gr.Discard(0, 0))
+    assert state.phase is gr.Phase.FLIP and state.flips_owed == (0,)
+    assert gr.legal_moves(rules, state) == tuple(gr.Flip(0, slot) for slot in range(2, 9))
+    # a move other than the owed flip by the player who owes it is wrong-phase
+    refusal = gr.explain(rules, state, gr.Draw(0))
+    assert refusal is not None and refusal.code == "wrong-phase"
+    after = play(rules, state, gr.Flip(0, 5))
+    assert after.is_face_up(0, 5) and after.phase is gr.Phase.DRAW and after.turn == 1
+    standard = gr.load_ruleset("standard")
+    plain = play(standard, start_game(standard, draw=[7]), gr.Draw(0), gr.Discard(0, 0))
+    assert plain.phase is gr.Phase.DRAW and plain.turn == 1  # default none: no flip
+
+
+def test_10_7_no_flip_after_a_play_or_for_a_card_taken_from_a_discard_pile() -> None:
+    rules = variant(**_MUST, discard={"taken_must_be_played": False})
+    played = play(rules, start_game(rules, draw=[7]), gr.Draw(0), gr.Place(0, 4))
+    assert play(rules, played, gr.Discard(0, 0)).turn == 1
+    taken = play(rules, start_game(rules), gr.Draw(0, 0), gr.Discard(0, 0))
+    assert taken.phase is gr.Phase.DRAW and taken.turn == 1
+
+
+def test_10_7_the_owners_flip_comes_before_the_hazard_flips() -> None:
+    rules = variant(**_MUST)
+    state = play(rules, start_game(rules, draw=[H]), gr.Draw(0), gr.Discard(0))
+    assert state.flips_owed == (0, 1, 2)
+
+
+def test_10_7_flipping_ones_last_card_is_allowed_and_counts_for_going_out() -> None:
+    rules = variant(**_MUST, layout={"rows": 3, "cols": 3, "face_up_at_start": 8})
+    state = play(rules, start_game(rules, draw=[7]), gr.Draw(0), gr.Discard(0, 0))
+    assert state.flips_owed == (0,)
+    after = play(rules, state, gr.Flip(0, 8))
+    assert after.went_out == 0 and after.turn == 1

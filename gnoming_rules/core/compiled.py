@@ -85,6 +85,8 @@ class CompiledRules:
     mulligans, 10.13): positive cards, or any non-hazard card under ``sets.cards: any``."""
     bounce_keys: dict[Face, object]
     """Every positive face -> what it matches by: the cards that bounce (5.2, 10.13)."""
+    flip_after_deck_discard: bool
+    """A card drawn from the draw pile and discarded unplayed owes its player a flip (10.7)."""
     end_score: int | None
     """The game ends after a round at whose end some total reaches it (rule 10.8)."""
     double_if_not_lowest: bool

@@ -674,6 +674,8 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             )
         removed = (*state.removed, HAZARD)
         owed = owed_flips(rules, state, state.turn)
+        if rules.flip_after_deck_discard and phase is _PLACE and not state.taken_from_discard:
+            owed = _own_flip(state) + owed  # rule 10.7 and 10.13: the owner flips first
         if owed:
             return state._replace(
                 phase=_FLIP, removed=removed, held=None, filled=0, chain=False, flips_owed=owed
@@ -696,7 +698,19 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         raise IllegalMove("must-use-empty-pile", "4.4", which)
     assert held is not None
     piles = rules.set_pile(piles, pile, top + (held,))  # noqa: RUF005 (concatenation: faster)
+    if rules.flip_after_deck_discard and phase is _PLACE and not state.taken_from_discard:
+        own = _own_flip(state)  # rule 10.7: a drawn card discarded unplayed owes a flip
+        if own:
+            return state._replace(
+                phase=_FLIP, discard_piles=piles, held=None, filled=0, chain=False, flips_owed=own
+            )
     return finish_turn(rules, state, state.face_up, piles, state.removed)
+
+
+def _own_flip(state: State) -> tuple[int, ...]:
+    """The flip that rule 10.7 owes the player in turn: theirs, if a card of theirs is face
+    down (6.2 does not spare a last card here)."""
+    return (state.turn,) if state.face_down_count(state.turn) else ()
 
 
 def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
@@ -921,13 +935,10 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
     """
     final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
-    over = following >= rules.rounds
-    if rules.end_score is not None and not over:  # rule 10.8: a total reached the end score
-        totals = [sum(column) for column in zip(*state.scores, final, strict=True)]
-        over = max(totals) >= rules.end_score
+    scores = (*state.scores, final)
     return state._replace(
         round=following,
-        phase=_OVER if over else _DEAL,
+        phase=_OVER if game_over(rules, scores) else _DEAL,
         turn=-1,
         face_up=(rules.full_mask,) * state.players,
         held=None,
@@ -936,8 +947,22 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
         chain=False,
         flips_owed=(),
         went_out=went_out,
-        scores=(*state.scores, final),
+        scores=scores,
     )
+
+
+def game_over(rules: CompiledRules, scores: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the game ends once these rounds are scored: ``rounds`` rounds were played
+    (2.2), or some total reached the end score (10.8).
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
+    if len(scores) >= rules.rounds:
+        return True
+    if rules.end_score is None:
+        return False
+    highest = max(sum(seat_scores) for seat_scores in zip(*scores, strict=True))
+    return bool(highest >= rules.end_score)
 
 
 def round_scores(

@@ -82,6 +82,7 @@ __all__ = [
     "load_ruleset",
     "looks_like_path",
     "merge_patch",
+    "option_defaults",
     "ruleset_data",
     "validation_problems",
 ]
@@ -556,7 +557,6 @@ def _check_family(ruleset: Ruleset) -> None:
 def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # noqa: N802
     return [
         ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
-        ("turn.flip_after_deck_discard", ruleset.turn.flip_after_deck_discard, "none"),
         ("first_player", ruleset.first_player if ruleset.first_player == "went_out" else "", ""),
         ("deck.named", len(ruleset.deck.named), 0),
     ]
@@ -579,6 +579,24 @@ def _at_default(
         elif not field.is_required() and _same(value, field.get_default(call_default_factory=True)):
             del data[key]
     return data
+
+
+def option_defaults(model: type[BaseModel] | None = None) -> dict[str, Any]:
+    """Every option declared with a default, at its default, as nested JSON data: what a
+    ruleset that leaves them out has (``gnoming ruleset diff`` fills an unplayable side
+    with them, so both sides name the same fields)."""
+    found: dict[str, Any] = {}
+    for key, field in (model or Ruleset).model_fields.items():
+        nested = field.annotation
+        if isinstance(nested, type) and issubclass(nested, BaseModel):
+            inner = option_defaults(nested)
+            if inner:
+                found[key] = inner
+        elif not field.is_required() and key not in ("name", "description"):
+            default = field.get_default(call_default_factory=True)
+            found[key] = list(default) if isinstance(default, tuple) else default
+    plain: dict[str, Any] = json.loads(json.dumps(found, default=dict))
+    return plain
 
 
 def _same(value: object, default: object) -> bool:
@@ -647,6 +665,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         bounce_keys={face: key for face, key in keys.items() if values[face] > 0},
         zero_sets=sets.score == "zero",
         end_score=ruleset.game.end_score,
+        flip_after_deck_discard=ruleset.turn.flip_after_deck_discard == "must",
         double_if_not_lowest=ruleset.going_out.double_if_not_lowest,
         slot_moves=tables[0],
         draw_moves=tables[1],

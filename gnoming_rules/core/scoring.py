@@ -351,7 +351,9 @@ def card_points(rules: CompiledRules, card: Face) -> int:
     """What ``card`` scores in no set (rule 8.3-8.5): its value, a hazard's penalty, a
     mulligan's unmatched value."""
     if type(card) is int:
-        return card if rules.plain_sets else rules.values[card]
+        # (a public record's replay scores layouts that hold HIDDEN stand-ins before it
+        # scores the final layouts it was given: they count 0, as under plain_sets)
+        return card if rules.plain_sets else rules.values.get(card, 0)
     if card == HAZARD:
         return rules.hazard_penalty
     if card == MULLIGAN:
