@@ -137,7 +137,7 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         patch["players"] = {"min": low, "max": high}
     for field, values in (
         ("rounds", st.integers(1, 4)),
-        ("first_player", st.sampled_from(["rotate", "fixed"])),
+        ("first_player", _declared_values(Ruleset.model_fields["first_player"].annotation)),
         ("bounce", st.booleans()),
         ("empty_draw_pile", st.sampled_from(["reshuffle", "end_round"])),
     ):

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from builders import H, play, start_game, variant
+from builders import H, deck_patch, play, start_game, variant
 
 import gnoming_rules as gr
 from gnoming_rules.core.engine import round_scores
@@ -294,3 +294,52 @@ def test_10_7_flipping_ones_last_card_is_allowed_and_counts_for_going_out() -> N
     assert state.flips_owed == (0,)
     after = play(rules, state, gr.Flip(0, 8))
     assert after.went_out == 0 and after.turn == 1
+
+
+# --- 10.10 first player ----------------------------------------------------------------------
+
+
+def _round_starters(
+    rules: gr.Ruleset, seed: int, players: int = 4
+) -> list[tuple[int, int | None]]:
+    """(the seat that started each round, who went out in it), from a random game."""
+    rng = random.Random(seed)
+    state = gr.new_game(rules, players, first_player=2)
+    found: list[tuple[int, int | None]] = []
+    starter = -1
+    while not state.is_over:
+        if state.is_chance:
+            state = gr.apply(rules, state, gr.sample_chance(rules, state, rng))
+            if state.phase is gr.Phase.REVEAL:
+                starter = state.turn
+            continue
+        before = state
+        state = gr.apply(rules, state, rng.choice(gr.legal_moves(rules, state)))
+        if len(state.scores) > len(before.scores):
+            found.append((starter, state.went_out))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_10_10_each_later_round_starts_with_the_player_who_went_out_in_the_round_before(
+    seed: int,
+) -> None:
+    rules = variant(first_player="went_out", rounds=4, players={"min": 3, "max": 4})
+    rounds = _round_starters(rules, seed)
+    assert rounds[0][0] == 2  # round 0: the record's first player
+    for (starter, out), (following, _) in zip(rounds, rounds[1:], strict=False):
+        assert following == (out if out is not None else (starter + 1) % 4)
+
+
+def test_10_10_rotate_as_2_2_when_nobody_went_out() -> None:
+    # Rounds end with nobody out: the draw pile runs out at once under end_round.
+    rules = variant(
+        first_player="went_out",
+        rounds=3,
+        empty_draw_pile="end_round",
+        players={"min": 3, "max": 3},
+        deck=deck_patch({1: 30}),
+    )
+    rounds = _round_starters(rules, 1, players=3)
+    assert [out for _, out in rounds] == [None, None, None]
+    assert [starter for starter, _ in rounds] == [2, 0, 1]

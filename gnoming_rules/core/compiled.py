@@ -59,6 +59,9 @@ class CompiledRules:
     before a deal)."""
     rounds: int
     rotate_first_player: bool
+    went_out_starts: bool
+    """``first_player: went_out`` (rule 10.10): ``State.first_player`` then holds the seat
+    that started the current round, set at each deal."""
     face_up_at_start: int
     piles: int
     """Discard piles (rule 3.3)."""
@@ -149,7 +152,8 @@ class CompiledRules:
         return self.slot_moves["bounce"]  # type: ignore[return-value]
 
     def first_player_of_round(self, first_player: int, round_index: int, players: int) -> int:
-        """The seat that starts round ``round_index`` (rule 2.2)."""
+        """The seat that starts round ``round_index`` (rule 2.2; under rule 10.10, the
+        ``first_player`` given, the state's record of the current round's first player)."""
         if self.rotate_first_player:
             return (first_player + round_index) % players
         return first_player

@@ -766,7 +766,11 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         else:
             starts.append((card,))
     starter = rules.first_player_of_round(state.first_player, state.round, players)
+    if rules.went_out_starts and state.round:  # rule 10.10: who went out in the round before
+        out = state.went_out
+        starter = out if out is not None else (state.first_player + 1) % players
     dealt = state._replace(
+        first_player=starter if rules.went_out_starts else state.first_player,
         phase=_REVEAL,
         turn=starter,
         cards=layouts,

@@ -557,7 +557,6 @@ def _check_family(ruleset: Ruleset) -> None:
 def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # noqa: N802
     return [
         ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
-        ("first_player", ruleset.first_player if ruleset.first_player == "went_out" else "", ""),
         ("deck.named", len(ruleset.deck.named), 0),
     ]
 
@@ -640,6 +639,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         state_shapes=frozenset((players, size, piles) for players in seats for size in (0, slots)),
         rounds=ruleset.rounds,
         rotate_first_player=ruleset.first_player == "rotate",
+        went_out_starts=ruleset.first_player == "went_out",
         face_up_at_start=ruleset.layout.face_up_at_start,
         piles=piles,
         taken_must_be_played=ruleset.discard.taken_must_be_played,
