@@ -3,6 +3,7 @@ named after the rule's text (docs/rules.md §10)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -299,9 +300,7 @@ def test_10_7_flipping_ones_last_card_is_allowed_and_counts_for_going_out() -> N
 # --- 10.10 first player ----------------------------------------------------------------------
 
 
-def _round_starters(
-    rules: gr.Ruleset, seed: int, players: int = 4
-) -> list[tuple[int, int | None]]:
+def _round_starters(rules: gr.Ruleset, seed: int, players: int = 4) -> list[tuple[int, int | None]]:
     """(the seat that started each round, who went out in it), from a random game."""
     rng = random.Random(seed)
     state = gr.new_game(rules, players, first_player=2)
@@ -327,7 +326,7 @@ def test_10_10_each_later_round_starts_with_the_player_who_went_out_in_the_round
     rules = variant(first_player="went_out", rounds=4, players={"min": 3, "max": 4})
     rounds = _round_starters(rules, seed)
     assert rounds[0][0] == 2  # round 0: the record's first player
-    for (starter, out), (following, _) in zip(rounds, rounds[1:], strict=False):
+    for (starter, out), (following, _) in itertools.pairwise(rounds):
         assert following == (out if out is not None else (starter + 1) % 4)
 
 
