@@ -163,8 +163,17 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         hazards = draw(st.integers(0, 6))
         mulligans = draw(st.integers(0, 8))
         positives = draw(st.lists(st.integers(1, 15), min_size=1, max_size=12, unique=True))
-        negatives = draw(st.lists(st.integers(-6, -1), max_size=6, unique=True))
+        negatives = draw(st.lists(st.integers(-6, 0), max_size=6, unique=True))  # 0: 10.1
         numbers = {face: draw(st.integers(1, 9)) for face in positives + negatives}
+        named_faces: tuple[dict[str, int], dict[Any, int]] | None = None
+        if draw(st.booleans()):  # named faces and face values (rule 10.1)
+            names = draw(st.lists(st.sampled_from(["A", "J", "Q", "K", "JK"]), unique=True))
+            patch_named = {name: draw(st.integers(1, 6)) for name in names}
+            mapped = draw(st.lists(st.sampled_from(positives + negatives), unique=True))
+            face_values: dict[Any, int] = {
+                face: draw(st.integers(-3, 12)) for face in (*names, *mapped)
+            }
+            named_faces = (patch_named, face_values)
         size = sum(numbers.values()) + hazards + mulligans
         surplus = draw(st.integers(0, 60))
         shortfall = needed_without_hazards + hazards + surplus - size
@@ -175,6 +184,8 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
             "hazards": hazards,
             "mulligans": mulligans,
         }
+        if named_faces is not None:
+            patch["deck"]["named"], patch["deck"]["values"] = named_faces
     if draw(st.booleans()):
         limit = draw(st.integers(0, 3))
         patch["mulligan"] = {"max_face_up": limit, "unmatched_value": draw(st.integers(-3, 5))}
@@ -270,7 +281,8 @@ _INVALID: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...] = (
     ("players.min", {"players": {"min": 0}}, ()),
     ("deck", {"players": {"max": 12}}, _TABLE),
     ("deck", {"layout": {"rows": 5, "cols": 5}}, _TABLE),
-    ("deck.numbers", {"deck": {"numbers": {0: 3}}}, ()),
+    ("deck.values", {"deck": {"named": {"K": 3}}}, ()),
+    ("deck.named", {"deck": {"named": {"k": 3}, "values": {"k": 0}}}, ()),
     ("deck.numbers", {"deck": {"numbers": {5: 0}}}, ()),
     ("deck.hazards", {"deck": {"hazards": -1}}, ()),
     ("deck.mulligans", {"deck": {"mulligans": "3"}}, ()),

@@ -183,9 +183,18 @@ def check_bounce_rules(ruleset: Ruleset, before: State, move: Move, after: State
         problems.append("bouncing is off (5.3)")
     if before.phase is not Phase.BOUNCE or not before.chain:
         problems.append("no chain: the play displaced a face-up card (5.1)")
-    if not (type(held) is int and held > 0):
+
+    def positive(card: object) -> bool:  # RULES 10.1: a value above 0, never H or M
+        return card not in (HAZARD, MULLIGAN) and ruleset.deck.value(card) > 0  # type: ignore[arg-type]
+
+    def matches(card: object) -> bool:  # RULES 10.2: by face, or by value
+        if ruleset.sets.match == "face":
+            return card == held
+        return ruleset.deck.value(card) == ruleset.deck.value(held)  # type: ignore[arg-type]
+
+    if held is None or not positive(held):
         problems.append(f"the held {held} is not a positive card (5.4)")
-    elif not any(card == held and up >> s & 1 for s, card in enumerate(layout)):
+    elif not any(positive(card) and matches(card) and up >> s & 1 for s, card in enumerate(layout)):
         problems.append(f"no face-up {held} to match (5.2)")
     if before.filled >> move.slot & 1:
         problems.append(f"slot {move.slot} was already filled this turn (5.3)")

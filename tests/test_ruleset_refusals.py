@@ -22,7 +22,7 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("cols 6", {"layout": {"cols": 6}}, "layout.cols", "less than or equal to 5, got 6"),
     ("negative copies", {"deck": {"numbers": {5: -1}}}, "deck.numbers.5", "got -1"),
     ("zero copies", {"deck": {"numbers": {5: 0}}}, "deck.numbers.5", "got 0"),
-    ("face 0", {"deck": {"numbers": {0: 2}}}, "deck.numbers", "0 is not a card face"),
+    ("named no value", {"deck": {"named": {"K": 4}}}, "deck.values", "K has no value"),
     ("negative hazards", {"deck": {"hazards": -1}}, "deck.hazards", "got -1"),
     ("negative mulligans", {"deck": {"mulligans": -2}}, "deck.mulligans", "got -2"),
     ("unknown flips", {"hazard": {"flips": "all"}}, "hazard.flips", "'others', 'next' or 'none'"),

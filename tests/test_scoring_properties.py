@@ -111,7 +111,7 @@ def card_points(ruleset: Ruleset, card: Face) -> int:
         return ruleset.hazard.penalty
     if card == MULLIGAN:
         return ruleset.mulligan.unmatched_value
-    return ruleset.deck.values.get(card, card)
+    return ruleset.deck.value(card)
 
 
 def grid_lines(ruleset: Ruleset) -> list[tuple[int, ...]]:

@@ -399,7 +399,7 @@ def bounce_block(rules: CompiledRules, state: State) -> str | None:
             if up >> slot & 1 and keys.get(card) == key:
                 return None
         return "5.2"
-    if type(held) is not int or held < 0:
+    if type(held) is not int or held <= 0:  # (0 is a face, and not positive: rule 10.1)
         return "5.4"
     if held in layout:  # checked in C first: most held cards match no card of the layout
         for slot, card in enumerate(layout):

@@ -526,10 +526,6 @@ def _check_family(ruleset: Ruleset) -> None:
     """Refuse the Golf-family options that cannot be played together (rule 10.11), each
     naming its field."""
     deck, sets, layout = ruleset.deck, ruleset.sets, ruleset.layout
-    if 0 in deck.numbers:
-        raise ValueError(
-            "deck.numbers: 0 is not a card face: number cards are positive or negative"
-        )
     for name in deck.named:
         if name not in deck.values:
             raise ValueError(f"deck.values: the named face {name} has no value (rule 10.1)")
@@ -557,7 +553,6 @@ def _check_family(ruleset: Ruleset) -> None:
 def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # noqa: N802
     return [
         ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
-        ("deck.named", len(ruleset.deck.named), 0),
     ]
 
 
@@ -611,11 +606,13 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     deck: list[Face] = []
     for face, copies in ruleset.deck.numbers.items():
         deck += [face] * copies
-    # (named faces, 10.1, are refused by _check_family until they are played)
+    for name, copies in ruleset.deck.named.items():
+        deck += [name] * copies
     deck += [HAZARD] * ruleset.deck.hazards
     deck += [MULLIGAN] * ruleset.deck.mulligans
     sets = ruleset.sets
-    values: dict[Face, int] = {face: ruleset.deck.value(face) for face in ruleset.deck.numbers}
+    faces: list[Face] = [*ruleset.deck.numbers, *ruleset.deck.named]
+    values: dict[Face, int] = {face: ruleset.deck.value(face) for face in faces}
     keys: dict[Face, object] = {
         face: value if sets.match == "value" else face for face, value in values.items()
     }

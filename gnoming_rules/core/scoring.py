@@ -12,8 +12,8 @@ wild mulligan may stand for one value in its row and another in its column.
 :func:`score_visible` scores only the cards a seat shows, for a bot that wants the score
 so far. Each refuses anything that is not a layout with a
 :class:`~gnoming_rules.core.errors.LayoutError` (code ``bad-layout``) naming the slot and the
-value: a ``None`` (a face-down card in ``State.visible_layout``), ``0``, ``"X"``, ``"5"``,
-``5.0`` or ``True`` is not a card.
+value: a ``None`` (a face-down card in ``State.visible_layout``), ``"X"`` (unless the
+ruleset names that face), ``"5"``, ``5.0`` or ``True`` is not a card.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HAZARD, MULLIGAN, Face, face_text, is_face
+from .cards import HAZARD, MULLIGAN, Face, face_text
 from .compiled import CompiledRules, Line
 from .errors import LayoutError
 from .ruleset import Ruleset
@@ -146,7 +146,7 @@ def score_visible(ruleset: Ruleset, cards: Sequence[Face | None]) -> int:
     rules = ruleset.compiled
     _check_size(rules, cards)
     shown = [HAZARD if card is None else card for card in cards]
-    _check_cards(shown, cards)
+    _check_cards(rules, shown, cards)
     hidden = len(cards) - sum(1 for card in cards if card is not None)
     # A hazard joins no set and no wild choice: scored in each face-down slot, then taken off.
     return best_choice(rules, shown)[0] - hidden * rules.hazard_penalty
@@ -164,7 +164,7 @@ def layout_score(rules: CompiledRules, cards: Sequence[Face]) -> int:
 def _check_layout(rules: CompiledRules, cards: Sequence[Face]) -> None:
     """Refuse a layout of the wrong size, or with anything but a card in a slot."""
     _check_size(rules, cards)
-    _check_cards(cards, cards)
+    _check_cards(rules, cards, cards)
 
 
 def _check_size(rules: CompiledRules, cards: Sequence[object]) -> None:
@@ -175,26 +175,34 @@ def _check_size(rules: CompiledRules, cards: Sequence[object]) -> None:
         )
 
 
-def _check_cards(cards: Sequence[object], given: Sequence[object]) -> None:
-    """Refuse the first slot of ``cards`` that holds no card face (``given`` as the caller
-    wrote it, for the message). One plain loop: it costs little beside the scoring."""
+def _check_cards(rules: CompiledRules, cards: Sequence[object], given: Sequence[object]) -> None:
+    """Refuse the first slot of ``cards`` that holds no card of this ruleset: an integer
+    face (any), ``H``, ``M`` or one of its named faces (``given`` as the caller wrote it,
+    for the message). One plain loop: it costs little beside the scoring."""
     for card in cards:
-        if type(card) is int:
-            if card:
-                continue
-        elif card in (HAZARD, MULLIGAN):
+        if type(card) is int or (type(card) is str and (card in _SPECIAL or card in rules.values)):
             continue
-        slot = next(slot for slot, card in enumerate(cards) if not is_face(card))
+        slot = next(slot for slot, card in enumerate(cards) if not _is_card(rules, card))
         value = given[slot]
         hint = (
             " (a face-down card? score_visible scores the cards a seat shows)"
             if value is None
             else ""
         )
+        names = sorted(face for face in rules.values if isinstance(face, str))
+        named = f", {', '.join(names)}" if names else ""
         raise LayoutError(
             "bad-layout",
-            f'slot {slot}: {value!r} is not a card: a non-zero int, "H" or "M"{hint}',
+            f'slot {slot}: {value!r} is not a card: an int, "H", "M"{named}{hint}',
         )
+
+
+_SPECIAL = (HAZARD, MULLIGAN)
+
+
+def _is_card(rules: CompiledRules, card: object) -> bool:
+    """An integer face, ``H``, ``M`` or a named face of this ruleset (rule 10.1)."""
+    return type(card) is int or (type(card) is str and (card in _SPECIAL or card in rules.values))
 
 
 def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
@@ -293,7 +301,7 @@ def set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
         if wild >> slot & 1:
             continue
         card = cards[slot]
-        if type(card) is not int or card < 0 or (value and card != value):
+        if type(card) is not int or card <= 0 or (value and card != value):
             return 0
         value = card
     return value
@@ -358,7 +366,7 @@ def card_points(rules: CompiledRules, card: Face) -> int:
         return rules.hazard_penalty
     if card == MULLIGAN:
         return rules.unmatched_mulligan
-    return rules.values[card]  # a named face (10.1)
+    return rules.values.get(card, 0)  # a named face (10.1), or a HIDDEN stand-in (as above)
 
 
 def _card_note(card: Face, points: int) -> str:
