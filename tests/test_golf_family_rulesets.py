@@ -4,6 +4,8 @@ copy with one changed claim is refused at that move."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from kit import EXAMPLES
 
@@ -62,3 +64,14 @@ def test_the_same_record_with_one_claim_changed_is_refused_at_that_move() -> Non
         7,
         "card-mismatch",
     )
+
+
+@pytest.mark.parametrize("name", FAMILY)
+def test_pettingzoos_api_test_passes_on_each_family_ruleset(name: str) -> None:
+    pettingzoo_test = pytest.importorskip("pettingzoo.test")
+    from gnoming_rules.adapters.pettingzoo_env import env
+
+    with warnings.catch_warnings():  # as tests/test_adapters_pettingzoo.py says why
+        warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+        warnings.filterwarnings("ignore", message="Observation space for each agent")
+        pettingzoo_test.api_test(env(name, 3), num_cycles=150)
