@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from kit import EXAMPLES
+from kit import ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.formats.record import dump_record, parse_record
@@ -16,6 +16,8 @@ from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
 
 FAMILY = ["golf-6", "golf-9"]
+GOLF = ROOT / "tests" / "records" / "golf"
+"""Records written by hand (kept out of examples/, whose record counts the docs quote)."""
 
 
 def test_golf_6_is_classic_six_card_golf() -> None:
@@ -48,15 +50,13 @@ def test_a_family_game_plays_validates_redacts_and_replays(name: str) -> None:
 
 
 def test_a_six_card_golf_record_written_at_the_table_validates() -> None:
-    verdict = validate_record(
-        parse_record((EXAMPLES / "golf" / "six-card-round.yaml").read_bytes())
-    )
+    verdict = validate_record(parse_record((GOLF / "six-card-round.yaml").read_bytes()))
     assert verdict.valid and not verdict.complete
     assert verdict.information == "public" and verdict.scores == ((23, 5),)
 
 
 def test_the_same_record_with_one_claim_changed_is_refused_at_that_move() -> None:
-    text = (EXAMPLES / "golf" / "six-card-round-tampered.yaml").read_bytes()
+    text = (GOLF / "six-card-round-tampered.yaml").read_bytes()
     verdict = validate_record(parse_record(text))
     assert verdict.error is not None
     assert (verdict.error.round, verdict.error.move, verdict.error.code) == (
