@@ -106,6 +106,7 @@ golden: $(STAMP)
 
 schemas: $(STAMP)
 	$(BIN)/python -m gnoming_rules.formats.schemas schemas
+	$(BIN)/python -m gnoming_rules.formats.field_table docs/house-rules.md
 
 examples: $(STAMP)
 	$(BIN)/python examples/make_examples.py

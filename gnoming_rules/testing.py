@@ -25,7 +25,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin
+
+from pydantic import BaseModel
 
 from .extras import missing_extra
 
@@ -37,6 +40,7 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
 
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .core.engine import apply, legal_moves, new_game, sample_chance
+from .core.errors import RulesetError
 from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset, merge_patch
 from .core.state import State, below_tops
@@ -139,7 +143,7 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         patch["players"] = {"min": low, "max": high}
     for field, values in (
         ("rounds", st.integers(1, 4)),
-        ("first_player", st.sampled_from(["rotate", "fixed"])),
+        ("first_player", _declared_values(Ruleset.model_fields["first_player"].annotation)),
         ("bounce", st.booleans()),
         ("empty_draw_pile", st.sampled_from(["reshuffle", "end_round"])),
     ):
@@ -165,8 +169,17 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         hazards = draw(st.integers(0, 6))
         mulligans = draw(st.integers(0, 8))
         positives = draw(st.lists(st.integers(1, 15), min_size=1, max_size=12, unique=True))
-        negatives = draw(st.lists(st.integers(-6, -1), max_size=6, unique=True))
+        negatives = draw(st.lists(st.integers(-6, 0), max_size=6, unique=True))  # 0: 10.1
         numbers = {face: draw(st.integers(1, 9)) for face in positives + negatives}
+        named_faces: tuple[dict[str, int], dict[Any, int]] | None = None
+        if draw(st.booleans()):  # named faces and face values (rule 10.1)
+            names = draw(st.lists(st.sampled_from(["A", "J", "Q", "K", "JK"]), unique=True))
+            patch_named = {name: draw(st.integers(1, 6)) for name in names}
+            mapped = draw(st.lists(st.sampled_from(positives + negatives), unique=True))
+            face_values: dict[Any, int] = {
+                face: draw(st.integers(-3, 12)) for face in (*names, *mapped)
+            }
+            named_faces = (patch_named, face_values)
         size = sum(numbers.values()) + hazards + mulligans
         surplus = draw(st.integers(0, 60))
         shortfall = needed_without_hazards + hazards + surplus - size
@@ -177,6 +190,8 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
             "hazards": hazards,
             "mulligans": mulligans,
         }
+        if named_faces is not None:
+            patch["deck"]["named"], patch["deck"]["values"] = named_faces
     if draw(st.booleans()):
         limit = draw(st.integers(0, 3))
         patch["mulligan"] = {"max_face_up": limit, "unmatched_value": draw(st.integers(-3, 5))}
@@ -186,6 +201,69 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         patch["discard"] = {"taken_must_be_played": draw(st.booleans())}
     if piles != 2:
         patch["discard"] = {**patch.get("discard", {}), "piles": piles}
+    for path, values in _family_options():
+        if draw(st.booleans()):
+            group, key = path
+            patch[group] = {**patch.get(group, {}), key: draw(values)}
+    return _playable_family(patch)
+
+
+def _family_options() -> list[tuple[tuple[str, str], st.SearchStrategy[Any]]]:
+    """The Golf-family options (rule 10: every declared option with a default, in a
+    group of its own or beside others), each with the values its declaration allows."""
+    found = []
+    for group, field in Ruleset.model_fields.items():
+        model = field.annotation
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            continue
+        for key, option in model.model_fields.items():
+            if option.is_required() or (group, key) in _NOT_DRAWN:
+                continue
+            found.append(((group, key), _declared_values(option.annotation)))
+    return found
+
+
+_NOT_DRAWN = {("discard", "piles"), ("deck", "named"), ("deck", "values")}
+"""Options with defaults that :func:`ruleset_overrides` draws its own way (the deck, the
+piles)."""
+
+
+def _declared_values(annotation: Any) -> st.SearchStrategy[Any]:
+    """The values a declared option's type allows, kept small where it is a number."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Literal:
+        return st.sampled_from(args)
+    if annotation is bool:
+        return st.booleans()
+    if origin is tuple:
+        return st.lists(_declared_values(args[0]), min_size=1, unique=True).map(tuple)
+    if origin in (Union, UnionType):
+        return st.one_of(*(_declared_values(arg) for arg in args))
+    if annotation is type(None):
+        return st.none()
+    if origin is Annotated:
+        return _declared_values(args[0])
+    if annotation is int:
+        return st.integers(-20, 120)
+    raise TypeError(f"no values drawn for an option of type {annotation!r}")
+
+
+def _playable_family(patch: dict[str, Any]) -> dict[str, Any]:
+    """``patch`` without the Golf-family options whose combination the loader refuses
+    (rule 10.11): each refusal names its field, which is then left at its default."""
+    for _ in range(len(patch) + 8):
+        try:
+            load_ruleset(patch)
+        except RulesetError as error:
+            field = error.problems[0].path if error.problems else ""
+            group, _, key = field.partition(".")
+            if group not in patch or not key or key not in patch[group]:
+                return patch
+            if (group, key) not in {path for path, _ in _family_options()}:
+                return patch
+            patch[group] = {k: v for k, v in patch[group].items() if k != key}
+            continue
+        return patch
     return patch
 
 
@@ -209,7 +287,8 @@ _INVALID: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...] = (
     ("players.min", {"players": {"min": 0}}, ()),
     ("deck", {"players": {"max": 12}}, _TABLE),
     ("deck", {"layout": {"rows": 5, "cols": 5}}, _TABLE),
-    ("deck.numbers", {"deck": {"numbers": {0: 3}}}, ()),
+    ("deck.values", {"deck": {"named": {"K": 3}}}, ()),
+    ("deck.named", {"deck": {"named": {"k": 3}, "values": {"k": 0}}}, ()),
     ("deck.numbers", {"deck": {"numbers": {5: 0}}}, ()),
     ("deck.hazards", {"deck": {"hazards": -1}}, ()),
     ("deck.mulligans", {"deck": {"mulligans": "3"}}, ()),

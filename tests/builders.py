@@ -56,6 +56,8 @@ def deck_of(ruleset: gr.Ruleset) -> Counter[Face]:
     counts: Counter[Face] = Counter()
     for face, copies in ruleset.deck.numbers.items():
         counts[face] += copies
+    for name, copies in ruleset.deck.named.items():  # named faces (RULES 10.1)
+        counts[name] += copies
     counts[HAZARD] += ruleset.deck.hazards
     counts[MULLIGAN] += ruleset.deck.mulligans
     return +counts

@@ -183,9 +183,18 @@ def check_bounce_rules(ruleset: Ruleset, before: State, move: Move, after: State
         problems.append("bouncing is off (5.3)")
     if before.phase is not Phase.BOUNCE or not before.chain:
         problems.append("no chain: the play displaced a face-up card (5.1)")
-    if not (type(held) is int and held > 0):
+
+    def positive(card: object) -> bool:  # RULES 10.1: a value above 0, never H or M
+        return card not in (HAZARD, MULLIGAN) and ruleset.deck.value(card) > 0  # type: ignore[arg-type]
+
+    def matches(card: object) -> bool:  # RULES 10.2: by face, or by value
+        if ruleset.sets.match == "face":
+            return card == held
+        return ruleset.deck.value(card) == ruleset.deck.value(held)  # type: ignore[arg-type]
+
+    if held is None or not positive(held):
         problems.append(f"the held {held} is not a positive card (5.4)")
-    elif not any(card == held and up >> s & 1 for s, card in enumerate(layout)):
+    elif not any(positive(card) and matches(card) and up >> s & 1 for s, card in enumerate(layout)):
         problems.append(f"no face-up {held} to match (5.2)")
     if before.filled >> move.slot & 1:
         problems.append(f"slot {move.slot} was already filled this turn (5.3)")
@@ -205,14 +214,39 @@ def flips_due(ruleset: Ruleset, state: State, discarder: int) -> tuple[int, ...]
     return tuple(seat for seat in owing if state.face_down_count(seat) >= least)
 
 
+def own_flip_due(ruleset: Ruleset, before: State, move: Move) -> tuple[int, ...]:
+    """The flip RULES 10.7 owes: a card drawn from the draw pile discarded unplayed, by a
+    player with a face-down card."""
+    if (
+        ruleset.turn.flip_after_deck_discard == "must"
+        and isinstance(move, Discard)
+        and before.phase is Phase.PLACE
+        and not before.taken_from_discard
+        and before.face_down_count(before.turn) >= 1
+    ):
+        return (before.turn,)
+    return ()
+
+
+def own_flip_owed(ruleset: Ruleset, state: State) -> bool:
+    """Whether the flip the player in turn owes is 10.7's (theirs, first in line)."""
+    return (
+        ruleset.turn.flip_after_deck_discard == "must"
+        and bool(state.flips_owed)
+        and state.flips_owed[0] == state.turn
+    )
+
+
 def check_hazard_transition(ruleset: Ruleset, before: State, move: Move, after: State) -> None:
-    """A discarded hazard leaves the game (6.1); flips are owed after it and only then."""
+    """A discarded hazard leaves the game (6.1); flips are owed after it (the discarder's
+    own first under 10.7) or after a drawn card discarded unplayed (10.7), and only then."""
     least = 2 if ruleset.hazard.spare_last_card else 1
+    own = own_flip_due(ruleset, before, move)
     if isinstance(move, Discard) and before.held == HAZARD:
         gained = after.removed.count(HAZARD) - before.removed.count(HAZARD)
         if gained != 1 or after.held is not None:
             raise PropertyViolation(HAZARDS_LEAVE, f"{move}: the hazard did not leave the game")
-        due = flips_due(ruleset, before, before.turn)
+        due = own + flips_due(ruleset, before, before.turn)
         if after.flips_owed != due or (due and after.phase is not Phase.FLIP):
             raise PropertyViolation(
                 FLIPS_OWED,
@@ -222,15 +256,24 @@ def check_hazard_transition(ruleset: Ruleset, before: State, move: Move, after: 
             )
         return
     if isinstance(move, Flip):
-        if before.face_down_count(move.player) < least or after.flips_owed != before.flips_owed[1:]:
+        needed = 1 if move.player == before.turn and own_flip_owed(ruleset, before) else least
+        if (
+            before.face_down_count(move.player) < needed
+            or after.flips_owed != before.flips_owed[1:]
+        ):
             raise PropertyViolation(FLIPS_OWED, f"{move}: flips owed {before.flips_owed} before")
+        return
+    if own:
+        if after.flips_owed != own or after.phase is not Phase.FLIP:
+            raise PropertyViolation(FLIPS_OWED, f"{move}: rule 10.7 owes {own}, got {after}")
         return
     if after.flips_owed:
         raise PropertyViolation(FLIPS_OWED, f"{move}: flips owed {after.flips_owed} with no hazard")
 
 
 def going_out_adjustment(ruleset: Ruleset, base: Sequence[int], went_out: int | None) -> int:
-    """What RULES 8.6 adds to the round score of the player who went out."""
+    """What RULES 8.6 (and 10.9's doubling) adds to the round score of the player who went
+    out."""
     if went_out is None:
         return 0
     mine = base[went_out]
@@ -239,7 +282,8 @@ def going_out_adjustment(ruleset: Ruleset, base: Sequence[int], went_out: int | 
     if not others:
         return rules.bonus
     lowest = mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
-    return rules.bonus if lowest else rules.penalty
+    doubled = mine if rules.double_if_not_lowest and mine > 0 and not lowest else 0
+    return doubled + (rules.bonus if lowest else rules.penalty)
 
 
 def check_round_end(ruleset: Ruleset, before: State, after: State) -> None:
@@ -259,8 +303,14 @@ def check_round_end(ruleset: Ruleset, before: State, after: State) -> None:
             f"round {before.round} scored {after.scores[-1]}, layouts say {base} "
             f"(went out: {after.went_out}) so {expected}",
         )
+    totals = [sum(r[seat] for r in after.scores) for seat in range(after.players)]
+    end = ruleset.game.end_score
+    over = len(after.scores) >= ruleset.rounds or (end is not None and max(totals) >= end)
+    if after.is_over != over:  # RULES 2.2, 10.8
+        raise PropertyViolation(
+            ROUND_END, f"after round {before.round} totals {totals}: over is {after.is_over}"
+        )
     if after.is_over:
-        totals = [sum(r[seat] for r in after.scores) for seat in range(after.players)]
         best = min(zip(totals, after.scores[-1], strict=True))
         winners = tuple(
             seat for seat in range(after.players) if (totals[seat], after.scores[-1][seat]) == best

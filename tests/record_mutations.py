@@ -260,7 +260,10 @@ _SAFE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, when 
 Values = st.SearchStrategy[Any]
 WRONG_FOR_INT: Values = st.sampled_from([True, False, 1.0, 2.5, "1", "", None, [], {}, [1]])
 WRONG_FOR_TEXT: Values = st.sampled_from([0, 1, True, 1.5, None, [], {}, ["x"]])
-WRONG_FOR_CARD: Values = st.sampled_from([0, "X", "h", "m", "", 1.5, 2.0, True, False, [], {}, [3]])
+WRONG_FOR_CARD: Values = st.sampled_from(
+    ["x", "h", "m", "", "?", "ABCD", 1.5, 2.0, True, False, [], {}, [3]]
+)
+"""Not faces: 0 and a name such as "X" are well formed (RULES 10.1, RECORD "Faces")."""
 WRONG_FOR_LIST: Values = st.sampled_from([0, "x", True, 1.5, None, {}, {"a": 1}])
 HUGE: Values = st.one_of(
     st.sampled_from([2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, -(2**64)]),

@@ -175,7 +175,7 @@ def test_play_to_stdout_and_with_a_ruleset_file(tmp_path: Path) -> None:
     assert "totals" in done.stderr and done.stdout.startswith("{")
     record = json.loads(done.stdout)
     tiny = gr.load_ruleset("examples/tiny.yaml")
-    assert record["ruleset"] == tiny.model_dump(mode="json")  # inline: the record travels
+    assert record["ruleset"] == tiny.data()  # inline: the record travels
     assert record["ruleset_sha256"] == tiny.sha256
     nested = tmp_path / "deep" / "game.yaml"
     nested.parent.mkdir()

@@ -10,6 +10,7 @@ import pytest
 from kit import EXAMPLES
 
 import gnoming_rules as gr
+from gnoming_rules.core.cards import HIDDEN
 from gnoming_rules.core.state import Phase
 from gnoming_rules.pictures.cards import card_defs, card_ref, face_label
 from gnoming_rules.pictures.table import table_svg, table_view
@@ -187,10 +188,11 @@ def test_owed_flips_and_the_seat_to_move_are_marked() -> None:
 
 
 def test_a_card_nobody_knows_is_a_plain_back_and_leaves_its_layout_unscored() -> None:
-    """A public-information record's state holds the stand-in 0 where a card is unknown."""
+    """A public-information record's state holds the stand-in HIDDEN where a card is
+    unknown."""
     rules = gr.load_ruleset("standard")
     state = play_to(rules, 3, 4, Phase.DEAL)
-    unknown = (0, *state.cards[1][1:])
+    unknown = (HIDDEN, *state.cards[1][1:])
     cards = (state.cards[0], unknown, state.cards[2])
     svg = table_svg(rules, state._replace(cards=cards))
     assert seat_uses(svg, 1)[0] == "cb"

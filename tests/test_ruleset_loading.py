@@ -199,7 +199,7 @@ def test_a_file_that_is_not_a_ruleset_mapping_is_refused(tmp_path: Path) -> None
         ({"layout": {"face_up_at_start": 10}}, ["layout.face_up_at_start", "10"]),
         ({"layout": {"rows": 6}}, ["layout.rows", "6"]),
         ({"layout": {"cols": 1}}, ["layout.cols", "1"]),
-        ({"deck": {"numbers": {0: 3}}}, ["deck.numbers", "0"]),
+        ({"deck": {"named": {"k": 3}}}, ["deck.named", "'k'"]),
         ({"mulligan": {"max_face_up": 0}}, ["mulligan.max_face_up"]),
     ],
 )

@@ -22,11 +22,16 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
     ("cols 6", {"layout": {"cols": 6}}, "layout.cols", "must be at most 5, got 6"),
     ("negative copies", {"deck": {"numbers": {5: -1}}}, "deck.numbers.5", "got -1"),
     ("zero copies", {"deck": {"numbers": {5: 0}}}, "deck.numbers.5", "got 0"),
-    ("face 0", {"deck": {"numbers": {0: 2}}}, "deck.numbers", "0 is not a card face"),
+    ("named no value", {"deck": {"named": {"K": 4}}}, "deck.values", "K has no value"),
     ("negative hazards", {"deck": {"hazards": -1}}, "deck.hazards", "got -1"),
     ("negative mulligans", {"deck": {"mulligans": -2}}, "deck.mulligans", "got -2"),
     ("unknown flips", {"hazard": {"flips": "all"}}, "hazard.flips", "'others', 'next' or 'none'"),
-    ("unknown first", {"first_player": "random"}, "first_player", "'rotate' or 'fixed'"),
+    (
+        "unknown first",
+        {"first_player": "random"},
+        "first_player",
+        "'rotate', 'fixed' or 'went_out'",
+    ),
     (
         "unknown empty pile",
         {"empty_draw_pile": "stop"},

@@ -77,7 +77,7 @@ def test_a_ruleset_file_with_extends_requires_nothing_else_anywhere() -> None:
             assert nested["additionalProperties"] is False
     numbers = schema["$defs"]["DeckPatch"]["properties"]["numbers"]
     assert {"type": "null"} in numbers["additionalProperties"]["anyOf"]  # null deletes a face
-    assert numbers["propertyNames"] == {"pattern": "^-?[1-9][0-9]*$"}
+    assert numbers["propertyNames"] == {"pattern": "^-?(0|[1-9][0-9]*)$"}  # 0: rule 10.1
 
 
 def test_the_record_schema_knows_every_action() -> None:

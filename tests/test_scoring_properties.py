@@ -43,14 +43,21 @@ def transposing_keeps_the_score(data: st.DataObject) -> None:
     """Rows become columns: the score of the transposed layout is the same."""
     ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
-    transposed_rules = variant(ruleset, {"layout": {"rows": cols, "cols": rows}})
+    swap = {"rows": "columns", "columns": "rows", "diagonals": "diagonals"}
+    lines = [swap[kind] for kind in ruleset.sets.lines]  # rule 10.4: rows become columns
+    transposed_rules = variant(
+        ruleset, {"layout": {"rows": cols, "cols": rows}, "sets": {"lines": lines}}
+    )
     transposed = [layout[r * cols + c] for c in range(cols) for r in range(rows)]
     assert gr.score_layout(transposed_rules, transposed) == gr.score_layout(ruleset, layout)
 
 
 def permuting_rows_and_columns_keeps_the_score(data: st.DataObject) -> None:
-    """Reordering the rows and the columns of a layout does not change its score."""
+    """Reordering the rows and the columns of a layout does not change its score (where
+    diagonals are no sets: a reordering moves cards off them, RULES 10.4)."""
     ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
+    if "diagonals" in ruleset.sets.lines:
+        ruleset = variant(ruleset, {"sets": {"lines": ["rows", "columns"]}})
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
     row_order = data.draw(st.permutations(range(rows)), label="row order")
     col_order = data.draw(st.permutations(range(cols)), label="column order")
@@ -102,33 +109,56 @@ def a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data: st.DataObject
 
 
 def card_points(ruleset: Ruleset, card: Face) -> int:
-    """What a card in no set scores (RULES 8.3-8.5)."""
+    """What a card in no set scores (RULES 8.3-8.5, 10.1)."""
     if card == HAZARD:
         return ruleset.hazard.penalty
     if card == MULLIGAN:
         return ruleset.mulligan.unmatched_value
-    assert isinstance(card, int)
-    return card
+    return ruleset.deck.value(card)
 
 
 def grid_lines(ruleset: Ruleset) -> list[tuple[int, ...]]:
-    """The rows, then the columns, as slot tuples (RULES 2.3)."""
+    """The lines that can be sets: rows, columns, diagonals, as chosen (RULES 2.3, 10.4)."""
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
-    return [tuple(range(r * cols, (r + 1) * cols)) for r in range(rows)] + [
-        tuple(range(c, rows * cols, cols)) for c in range(cols)
-    ]
+    kinds = ruleset.sets.lines
+    found: list[tuple[int, ...]] = []
+    if "rows" in kinds:
+        found += [tuple(range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    if "columns" in kinds:
+        found += [tuple(range(c, rows * cols, cols)) for c in range(cols)]
+    if "diagonals" in kinds:
+        found += [tuple(r * cols + r for r in range(rows))]
+        found += [tuple(r * cols + cols - 1 - r for r in range(rows))]
+    return found
 
 
 def sets_under(
     ruleset: Ruleset, layout: Sequence[Face], wild: set[int]
 ) -> list[tuple[tuple[int, ...], int]]:
-    """The lines that are sets when the mulligans in ``wild`` are wild (RULES 8.2), with ``v``."""
+    """The lines that are sets when the mulligans in ``wild`` are wild (RULES 8.2, 10.2-10.3),
+    with ``v``, the value of their cards."""
     found = []
+    anything = ruleset.sets.cards == "any"
     for line in grid_lines(ruleset):
-        values = {layout[s] for s in line if s not in wild}
-        if len(values) == 1 and is_positive(next(iter(values))):
-            found.append((line, int(next(iter(values)))))
+        cards = [layout[s] for s in line if s not in wild]
+        if not cards or HAZARD in cards:
+            continue
+        if not anything and MULLIGAN in cards:
+            continue
+        values = {card_points(ruleset, card) for card in cards}
+        if ruleset.sets.match == "value" or MULLIGAN in cards:
+            same = len({(card == MULLIGAN, card_points(ruleset, card)) for card in cards}) == 1
+        else:
+            same = len(set(cards)) == 1
+        value = next(iter(values))
+        if same and (anything or value > 0):
+            found.append((line, value))
     return found
+
+
+def _points(ruleset: Ruleset, value: int) -> int:
+    """What a set of ``value`` scores (RULES 8.2, 10.5)."""
+    return 0 if ruleset.sets.score == "zero" else -value
 
 
 def score_under(ruleset: Ruleset, layout: Sequence[Face], wild: set[int]) -> int:
@@ -136,7 +166,7 @@ def score_under(ruleset: Ruleset, layout: Sequence[Face], wild: set[int]) -> int
     sets = sets_under(ruleset, layout, wild)
     covered = {slot for line, _ in sets for slot in line}
     loose = sum(card_points(ruleset, c) for s, c in enumerate(layout) if s not in covered)
-    return loose - sum(value for _, value in sets)
+    return loose + sum(_points(ruleset, value) for _, value in sets)
 
 
 def the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
@@ -145,7 +175,7 @@ def the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
     ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
     breakdown = gr.score_breakdown(ruleset, layout)
     assert breakdown.total == gr.score_layout(ruleset, layout)
-    parts = -sum(s.value for s in breakdown.sets) + sum(c.points for c in breakdown.cards)
+    parts = sum(s.points for s in breakdown.sets) + sum(c.points for c in breakdown.cards)
     assert breakdown.total == parts
     wild = set(breakdown.wild)
     expected_sets = sets_under(ruleset, layout, wild)

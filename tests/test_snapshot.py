@@ -93,8 +93,8 @@ def test_a_state_rebuilt_from_its_named_tuple_fields_is_refused_not_misread() ->
         state_from_dict(changed(phase=4))
 
 
-NOT_A_CARD = 'not a card: write a non-zero integer, "H" or "M", got'
-SEAT_2_SLOT_1_X = [[5] * 9, [5] * 9, [5, "X", *[5] * 7]]
+NOT_A_CARD = 'not a card: write an integer, "H", "M" or a face name, got'
+SEAT_2_SLOT_1_X = [[5] * 9, [5] * 9, [5, "x", *[5] * 7]]  # (a name is uppercase, 10.1)
 
 
 @pytest.mark.parametrize(
@@ -110,8 +110,8 @@ SEAT_2_SLOT_1_X = [[5] * 9, [5] * 9, [5, "X", *[5] * 7]]
         (changed(first_player=-1), "first_player: must be 0 to 2, got -1"),
         (changed(cards=[]), "cards: must hold one layout per seat (1 to 100), got 0"),
         (changed(cards=[[5] * 9, [5] * 9, [5] * 8]), "cards[2]: has 8 cards, but cards[0] has 9"),
-        (changed(cards=SEAT_2_SLOT_1_X), f'cards[2][1]: {NOT_A_CARD} "X"'),
-        (changed(held=0), f"held: {NOT_A_CARD} 0"),
+        (changed(cards=SEAT_2_SLOT_1_X), f'cards[2][1]: {NOT_A_CARD} "x"'),
+        (changed(held=1.5), f"held: {NOT_A_CARD} 1.5"),
         (changed(face_up=[[0], [9]]), "face_up: must hold 3 items, got 2"),
         (changed(face_up=[[0], [9], []]), "face_up[1][0]: must be 0 to 8, got 9"),
         (changed(face_up=[[0, 0], [], []]), "face_up[0][1]: slot 0 is listed twice"),

@@ -45,7 +45,8 @@ def table(
 
 
 def test_every_bundled_variant_is_tested_and_extends_standard() -> None:
-    assert sorted(gr.bundled_rulesets()) == sorted(["standard", *VARIANTS])
+    family = ["golf-6", "golf-9"]  # the Golf family: tests/test_golf_family_rulesets.py
+    assert sorted(gr.bundled_rulesets()) == sorted(["standard", *VARIANTS, *family])
     folder = Path(__file__).resolve().parent.parent / "rulesets"
     for name in VARIANTS:
         text = (folder / f"{name}.yaml").read_text(encoding="utf-8")

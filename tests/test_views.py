@@ -100,7 +100,7 @@ def a_view() -> dict[str, object]:
         ({"format": "gnoming-state/1"}, "format: must be 'gnoming-observation/1'"),
         ({"seat": 3}, "seat: must be 0 to 2, got 3"),
         ({"phase": 3}, "phase: must be one of deal, reveal, draw"),
-        ({"layouts": [[None] * 9, [None] * 9, [0] * 9]}, "layouts[2][0]: not a card"),
+        ({"layouts": [[None] * 9, [None] * 9, ["?"] * 9]}, "layouts[2][0]: not a card"),
         ({"actor": 1}, "actor: must be 0 in the place phase"),
         ({"held": 7}, "held: must be null when held_hidden is true"),
         ({"held_hidden": False}, "held: a card must be held in the place phase"),

@@ -10,7 +10,7 @@ from typing import Any, Final, NotRequired
 from typing_extensions import TypedDict
 
 from ..core.errors import RulesetError, one_line, quoted
-from ..core.ruleset import Ruleset, load_ruleset, ruleset_data
+from ..core.ruleset import Ruleset, load_ruleset, merge_patch, option_defaults, ruleset_data
 from .command import Command
 from .output import Output, echo
 
@@ -227,7 +227,8 @@ def _diff_side(given: str) -> tuple[Side, dict[str, Any]]:
     except RulesetError as error:
         if error.code != "bad-ruleset" or not error.problems:
             raise
-        data = json.loads(json.dumps(ruleset_data(given), default=str))
+        written = json.loads(json.dumps(ruleset_data(given), default=str))
+        data = merge_patch(option_defaults(), written)  # the options it leaves out
         side = Side(
             name=str(data.get("name")), sha256=None, refusal=f"{error.code}: {error.message}"
         )

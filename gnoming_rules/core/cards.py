@@ -17,42 +17,47 @@ from .errors import integer_text
 HAZARD: Final[Literal["H"]] = "H"
 MULLIGAN: Final[Literal["M"]] = "M"
 
-Face: TypeAlias = int | Literal["H", "M"]
-"""A card, written by its face."""
+Face: TypeAlias = int | str
+"""A card, written by its face: an ``int`` (0 included), ``"H"``, ``"M"`` or a name
+(rule 10.1)."""
+
+FACE_NAME: Final = re.compile("[A-Z][A-Z0-9]{0,2}")
+"""A named face (rule 10.1): 1 to 3 uppercase letters and digits, starting with a letter;
+``H`` and ``M`` are the hazard's and the mulligan's."""
 
 _NUMBER = re.compile("[-+]?[0-9]+")
-HIDDEN: Final = 0
-"""A stand-in for a card nobody sees (a view's face-down card, the draw pile's order): ``0``
-is no card (:func:`is_face` is false), so it is never mistaken for one, and the engine
-never reads it to decide a move (``gnoming_rules.play.observation.stand_in``)."""
+HIDDEN: Final = "?"
+"""A stand-in for a card nobody sees (a view's face-down card, the draw pile's order):
+``"?"`` is no card (:func:`is_face` is false), so it is never mistaken for one, and the
+engine never reads it to decide a move (``gnoming_rules.play.observation.stand_in``)."""
 
 
 def is_face(value: object) -> TypeGuard[Face]:
-    """True for a card face: a non-zero ``int`` (not a bool), ``"H"`` or ``"M"``."""
+    """True for a card face: an ``int`` (not a bool; 0 included, rule 10.1), ``"H"``,
+    ``"M"`` or a face name (``"K"``, ``"JK"``)."""
     if type(value) is int:
-        return value != 0
-    return value in (HAZARD, MULLIGAN)
+        return True
+    return isinstance(value, str) and FACE_NAME.fullmatch(value) is not None
 
 
 def is_positive(card: Face) -> bool:
-    """True for a positive number card: the only kind that can form sets and bounce."""
+    """True for a positive integer face (under the standard rules, the only cards that form
+    sets and bounce; a ruleset's values decide it for other faces, rule 10.1)."""
     return type(card) is int and card > 0
 
 
 def face_from_text(text: str) -> Face:
-    """Read a face as a person types it: ``"7"``, ``"-2"``, ``"H"``, ``"m"``.
+    """Read a face as a person types it: ``"7"``, ``"-2"``, ``"0"``, ``"H"``, ``"m"``,
+    ``"k"`` (a named face, rule 10.1).
 
     Raises ``ValueError`` with a one-line message for anything else.
     """
     word = text.strip(" \t")
-    if word.upper() in (HAZARD, MULLIGAN):
-        return HAZARD if word.upper() == HAZARD else MULLIGAN
+    if FACE_NAME.fullmatch(word.upper()):
+        return word.upper()
     if not _NUMBER.fullmatch(word):  # ASCII digits only: int() reads any Unicode digit
-        raise ValueError(f"{text!r} is not a card: write a non-zero number, H or M")
-    value = int(word)
-    if value == 0:
-        raise ValueError("0 is not a card: number cards are positive or negative")
-    return value
+        raise ValueError(f"{text!r} is not a card: write a number, H, M or a face name (K)")
+    return int(word)
 
 
 def face_text(card: Face | None) -> str:
@@ -70,6 +75,8 @@ def a_card(card: Face | None) -> str:
     if card == MULLIGAN:
         return "a mulligan (M)"
     text = face_text(card)
+    if isinstance(card, str):  # a named face, read by its first letter: an A, a K, an F
+        return f"{'an' if card[0] in 'AEFILNORSX' else 'a'} {text}"
     return f"{'an' if _starts_with_a_vowel_sound(text) else 'a'} {text}"
 
 
@@ -82,11 +89,16 @@ def _starts_with_a_vowel_sound(number: str) -> bool:
     return lead.startswith("8") or lead in ("11", "18")
 
 
-def face_sort_key(card: Face) -> tuple[int, int]:
-    """Orders faces: numbers ascending, then hazards, then mulligans (stable for output)."""
+def face_sort_key(card: Face) -> tuple[int, int, str]:
+    """Orders faces: numbers ascending, then names (alphabetically), then hazards, then
+    mulligans (stable for output)."""
     if type(card) is int:
-        return (0, card)
-    return (1, 0) if card == HAZARD else (2, 0)
+        return (0, card, "")
+    if card == HAZARD:
+        return (2, 0, "")
+    if card == MULLIGAN:
+        return (3, 0, "")
+    return (1, 0, str(card))
 
 
 def sorted_faces(cards: Iterable[Face]) -> list[Face]:
@@ -95,6 +107,7 @@ def sorted_faces(cards: Iterable[Face]) -> list[Face]:
 
 
 __all__ = [
+    "FACE_NAME",
     "HAZARD",
     "MULLIGAN",
     "Face",

@@ -59,6 +59,9 @@ class CompiledRules:
     before a deal)."""
     rounds: int
     rotate_first_player: bool
+    went_out_starts: bool
+    """``first_player: went_out`` (rule 10.10): ``State.first_player`` then holds the seat
+    that started the current round, set at each deal."""
     face_up_at_start: int
     piles: int
     """Discard piles (rule 3.3)."""
@@ -73,6 +76,26 @@ class CompiledRules:
     going_out_penalty: int
     ties_count_as_lowest: bool
     reshuffle: bool
+    plain_sets: bool
+    """Sets as rule 8.2 states them: integer faces that score themselves, matched by face,
+    positive cards only, scoring minus their value. The scorer's fast path; any rule-10
+    option of sets or faces takes the general one."""
+    values: dict[Face, int]
+    """Every number and named face of the deck -> the points it scores in no set (10.1)."""
+    set_keys: dict[Face, object]
+    """Every face that can stand in a set without being wild -> what it matches by (its
+    face, or its value under ``sets.match: value``, rule 10.2; a mulligan matches only
+    mulligans, 10.13): positive cards, or any non-hazard card under ``sets.cards: any``."""
+    bounce_keys: dict[Face, object]
+    """Every positive face -> what it matches by: the cards that bounce (5.2, 10.13)."""
+    flip_after_deck_discard: bool
+    """A card drawn from the draw pile and discarded unplayed owes its player a flip (10.7)."""
+    end_score: int | None
+    """The game ends after a round at whose end some total reaches it (rule 10.8)."""
+    double_if_not_lowest: bool
+    """The score of the player who went out doubles when above 0 and not lowest (10.9)."""
+    zero_sets: bool
+    """``sets.score: zero``: every card of a set scores 0, and the set nothing more (10.5)."""
     slot_moves: dict[str, tuple[tuple[PlayerMove, ...], ...]]
     """Per action with a slot (``reveal``, ``place``, ``bounce``, ``flip``), per seat, per slot:
     the shared move."""
@@ -129,7 +152,8 @@ class CompiledRules:
         return self.slot_moves["bounce"]  # type: ignore[return-value]
 
     def first_player_of_round(self, first_player: int, round_index: int, players: int) -> int:
-        """The seat that starts round ``round_index`` (rule 2.2)."""
+        """The seat that starts round ``round_index`` (rule 2.2; under rule 10.10, the
+        ``first_player`` given, the state's record of the current round's first player)."""
         if self.rotate_first_player:
             return (first_player + round_index) % players
         return first_player
@@ -196,11 +220,21 @@ def discard_variants(piles: int) -> tuple[int, ...]:
     return tuple(every & ~filled or every for filled in range(1 << piles))
 
 
-def grid_lines(rows: int, cols: int) -> tuple[Line, ...]:
-    """The rows, then the columns, of a ``rows`` x ``cols`` grid (slots row-major)."""
+def grid_lines(
+    rows: int, cols: int, kinds: tuple[str, ...] = ("rows", "columns")
+) -> tuple[Line, ...]:
+    """The lines of a ``rows`` x ``cols`` grid (slots row-major) that can be sets (rule
+    10.4): the rows, then the columns, then the two main diagonals of a square grid, as
+    ``kinds`` names them."""
     slots = rows * cols
-    lines = [(f"row {r}", tuple(range(r * cols, (r + 1) * cols))) for r in range(rows)]
-    lines += [(f"column {c}", tuple(range(c, slots, cols))) for c in range(cols)]
+    lines: list[tuple[str, tuple[int, ...]]] = []
+    if "rows" in kinds:
+        lines += [(f"row {r}", tuple(range(r * cols, (r + 1) * cols))) for r in range(rows)]
+    if "columns" in kinds:
+        lines += [(f"column {c}", tuple(range(c, slots, cols))) for c in range(cols)]
+    if "diagonals" in kinds and rows == cols:
+        lines.append(("diagonal 0", tuple(r * cols + r for r in range(rows))))
+        lines.append(("diagonal 1", tuple(r * cols + cols - 1 - r for r in range(rows))))
     return tuple(Line(name, members, sum(1 << s for s in members)) for name, members in lines)
 
 

@@ -395,10 +395,19 @@ def bounce_block(rules: CompiledRules, state: State) -> str | None:
     if not state.chain:
         return "5.1"
     held = state.held
-    if type(held) is not int or held < 0:
-        return "5.4"
     seat = state.turn
     layout, up = state.cards[seat], state.face_up[seat]
+    if not rules.plain_sets:  # face values or matching by value (10.1, 10.2)
+        keys = rules.bounce_keys
+        key = keys.get(held) if held is not None else None
+        if key is None:
+            return "5.4"
+        for slot, card in enumerate(layout):
+            if up >> slot & 1 and keys.get(card) == key:
+                return None
+        return "5.2"
+    if type(held) is not int or held <= 0:  # (0 is a face, and not positive: rule 10.1)
+        return "5.4"
     if held in layout:  # checked in C first: most held cards match no card of the layout
         for slot, card in enumerate(layout):
             if card == held and up >> slot & 1:
@@ -682,6 +691,8 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             )
         removed = (*state.removed, HAZARD)
         owed = owed_flips(rules, state, state.turn)
+        if rules.flip_after_deck_discard and phase is _PLACE and not state.taken_from_discard:
+            owed = _own_flip(state) + owed  # rule 10.7 and 10.13: the owner flips first
         if owed:
             return state._replace(
                 phase=_FLIP, removed=removed, held=None, filled=0, chain=False, flips_owed=owed
@@ -704,7 +715,19 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         raise IllegalMove("must-use-empty-pile", "4.4", which)
     assert held is not None
     piles = rules.set_pile(piles, pile, top + (held,))  # noqa: RUF005 (concatenation: faster)
+    if rules.flip_after_deck_discard and phase is _PLACE and not state.taken_from_discard:
+        own = _own_flip(state)  # rule 10.7: a drawn card discarded unplayed owes a flip
+        if own:
+            return state._replace(
+                phase=_FLIP, discard_piles=piles, held=None, filled=0, chain=False, flips_owed=own
+            )
     return finish_turn(rules, state, state.face_up, piles, state.removed)
+
+
+def _own_flip(state: State) -> tuple[int, ...]:
+    """The flip that rule 10.7 owes the player in turn: theirs, if a card of theirs is face
+    down (6.2 does not spare a last card here)."""
+    return (state.turn,) if state.face_down_count(state.turn) else ()
 
 
 def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
@@ -735,7 +758,7 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
 def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
     if state.phase is _OVER:
         raise IllegalMove(
-            "moves-after-end", "2.2", f"the game is over: all {rules.rounds} rounds were played"
+            "moves-after-end", "2.2", f"the game is over: all {state.round} rounds were played"
         )
     if state.phase is not _DEAL:
         raise IllegalMove("wrong-phase", "3.1", "no deal is due: the round is under way")
@@ -762,7 +785,11 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         else:
             starts.append((card,))
     starter = rules.first_player_of_round(state.first_player, state.round, players)
+    if rules.went_out_starts and state.round:  # rule 10.10: who went out in the round before
+        out = state.went_out
+        starter = out if out is not None else (state.first_player + 1) % players
     dealt = state._replace(
+        first_player=starter if rules.went_out_starts else state.first_player,
         phase=_REVEAL,
         turn=starter,
         cards=layouts,
@@ -933,9 +960,10 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
     """
     final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
+    scores = (*state.scores, final)
     return state._replace(
         round=following,
-        phase=_OVER if following >= rules.rounds else _DEAL,
+        phase=_OVER if game_over(rules, scores) else _DEAL,
         turn=-1,
         face_up=(rules.full_mask,) * state.players,
         held=None,
@@ -944,8 +972,22 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
         chain=False,
         flips_owed=(),
         went_out=went_out,
-        scores=(*state.scores, final),
+        scores=scores,
     )
+
+
+def game_over(rules: CompiledRules, scores: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the game ends once these rounds are scored: ``rounds`` rounds were played
+    (2.2), or some total reached the end score (10.8).
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
+    if len(scores) >= rules.rounds:
+        return True
+    if rules.end_score is None:
+        return False
+    highest = max(sum(seat_scores) for seat_scores in zip(*scores, strict=True))
+    return bool(highest >= rules.end_score)
 
 
 def round_scores(
@@ -961,6 +1003,8 @@ def round_scores(
         lowest = not others or (
             mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)
         )
+        if rules.double_if_not_lowest and mine > 0 and not lowest:  # rule 10.9
+            final[went_out] = 2 * mine
         final[went_out] += rules.going_out_bonus if lowest else rules.going_out_penalty
     return tuple(final)
 

@@ -124,7 +124,9 @@ class FieldReader:
     def face(self, value: object, path: str) -> Face:
         """A card face (rule 1.3)."""
         if not is_face(value):
-            self.fail(path, f'not a card: write a non-zero integer, "H" or "M", got {shown(value)}')
+            self.fail(
+                path, f'not a card: write an integer, "H", "M" or a face name, got {shown(value)}'
+            )
         return value
 
     def optional_face(self, value: object, path: str) -> Face | None:

@@ -82,6 +82,7 @@ __all__ = [
     "load_ruleset",
     "looks_like_path",
     "merge_patch",
+    "option_defaults",
     "ruleset_data",
     "validation_problems",
 ]
@@ -137,24 +138,97 @@ MAX_EXTENDS = 16
 """Most ``extends`` a ruleset may follow, one after the other, to its root ruleset."""
 
 
+def option(
+    meaning: str, rule: str, default: Any = ..., *, empty: bool = False, **bounds: Any
+) -> Any:
+    """Declare a rule option: its one-line ``meaning``, the ``rule`` it sets (docs/rules.md)
+    and, for an option added after rulesets were first hashed, its ``default``.
+
+    The field's name and type are the model's annotation; ``bounds`` are pydantic's (``ge``,
+    ``le``). This declaration is the option's one home: the JSON Schema, the field table of
+    docs/house-rules.md (:func:`option_rows`), ``gnoming ruleset diff``, the rules hash
+    (an option at its default stays out of it) and the random rulesets of
+    ``gnoming_rules.testing`` are all derived from it. ``empty``: a mapping whose default
+    is empty."""
+    extra: dict[str, Any] = {"rule": rule}
+    if empty:
+        return Field(
+            default_factory=dict,
+            validate_default=True,
+            description=meaning,
+            json_schema_extra=extra,
+            **bounds,
+        )
+    return Field(default, description=meaning, json_schema_extra=extra, **bounds)
+
+
+_FACE_NAME = re.compile("[A-Z][A-Z0-9]{0,2}")
+"""A named face (rule 10.1): 1 to 3 uppercase letters and digits, starting with a letter."""
+
+
+def _face_name(value: object) -> object:
+    """A named face of ``deck.named``: spelt as rule 10.1 says, and not ``H`` or ``M``."""
+    if not isinstance(value, str) or not _FACE_NAME.fullmatch(value):
+        raise ValueError(
+            f"{quoted(value, python=True)} is not a face name: 1 to 3 uppercase letters and "
+            "digits, starting with a letter (A, J, Q, K, JK)"
+        )
+    if value in (HAZARD, MULLIGAN):
+        raise ValueError(f"{value} is the {'hazard' if value == HAZARD else 'mulligan'}'s face")
+    return value
+
+
+def _face_key(value: object) -> object:
+    """A key of ``deck.values``: an integer face (JSON writes ``"-2"``) or a face name."""
+    value = _number_face(value)
+    if type(value) is int:
+        if not -MAX_SCORE_VALUE <= value <= MAX_SCORE_VALUE:
+            raise ValueError(f"face {value} is beyond {MAX_SCORE_VALUE} either way")
+        return value
+    return _face_name(value)
+
+
+FaceName = Annotated[str, BeforeValidator(_face_name)]
+"""A named face (rule 10.1)."""
+FaceKey = Annotated[int | str, BeforeValidator(_face_key)]
+"""A face that ``deck.values`` maps: an integer or a name (rule 10.1)."""
+Copies = Annotated[int, Field(ge=1, le=MAX_DECK)]
+
+
 class Deck(StrictModel):
-    """The cards of the game (rule 1.1-1.2). Each face is given with its number of copies."""
+    """The cards of the game (rule 1.1-1.2, 10.1). Each face is given with its number of copies."""
 
     numbers: Annotated[
-        Mapping[NumberFace, Annotated[int, Field(ge=1, le=MAX_DECK)]],
+        Mapping[NumberFace, Copies],
         PlainSerializer(dict, return_type=dict[int, int]),
-    ] = Field(description="Number cards: face value (non-zero integer) -> copies (at least 1).")
-    hazards: int = Field(ge=0, le=MAX_DECK, description="Hazard cards (face H).")
-    mulligans: int = Field(ge=0, le=MAX_DECK, description="Mulligan cards (face M).")
+    ] = option("Number cards: integer face (0 included) -> copies (at least 1).", "1.2")
+    named: Annotated[
+        Mapping[FaceName, Copies],
+        PlainSerializer(dict, return_type=dict[str, int]),
+    ] = option(
+        "Named cards (A, J, Q, K, JK: 1-3 uppercase letters and digits, not H or M) -> "
+        "copies; each needs a value in deck.values.",
+        "10.1",
+        empty=True,
+    )
+    values: Annotated[
+        Mapping[FaceKey, ScoreValue],
+        PlainSerializer(dict, return_type=dict[int | str, int]),
+    ] = option(
+        "Points a face scores: face (integer or name) -> value; an integer face not listed "
+        "scores itself.",
+        "10.1",
+        empty=True,
+    )
+    hazards: int = option("Hazard cards (face H).", "6.1", ge=0, le=MAX_DECK)
+    mulligans: int = option("Mulligan cards (face M).", "7.1", ge=0, le=MAX_DECK)
 
-    @field_validator("numbers")
+    @field_validator("numbers", "named", "values")
     @classmethod
-    def _faces_are_cards(cls, numbers: Mapping[int, int]) -> Mapping[int, int]:
-        """Refuse face 0; keep the mapping read-only so a loaded ruleset cannot drift from
-        its cached ``sha256`` and ``compiled`` tables."""
-        if 0 in numbers:
-            raise ValueError("0 is not a card face: number cards are positive or negative")
-        return MappingProxyType(dict(numbers))
+    def _read_only(cls, faces: Mapping[Any, int]) -> Mapping[Any, int]:
+        """Keep the mappings read-only so a loaded ruleset cannot drift from its cached
+        ``sha256`` and ``compiled`` tables."""
+        return MappingProxyType(dict(faces))
 
     @model_validator(mode="after")
     def _not_too_big(self) -> Deck:
@@ -165,25 +239,30 @@ class Deck(StrictModel):
     @property
     def size(self) -> int:
         """How many cards the deck holds."""
-        return sum(self.numbers.values()) + self.hazards + self.mulligans
+        return sum(self.numbers.values()) + sum(self.named.values()) + self.hazards + self.mulligans
+
+    def value(self, face: int | str) -> int:
+        """The points a number or named face scores (rule 10.1)."""
+        if face in self.values:
+            return self.values[face]
+        assert type(face) is int, face  # a name without a value is refused at loading
+        return face
 
 
 class Players(StrictModel):
     """How many may sit at the table (rule 2.1)."""
 
-    min: int = Field(ge=1, le=MAX_PLAYERS, description="Fewest players.")
-    max: int = Field(
-        ge=1, le=MAX_PLAYERS, description="Most players; the deck must deal to this many."
-    )
+    min: int = option("Fewest players.", "2.1", ge=1, le=MAX_PLAYERS)
+    max: int = option("Most players; the deck must deal to this many.", "2.1", ge=1, le=MAX_PLAYERS)
 
 
 class Layout(StrictModel):
     """Each player's grid (rule 2.3) and how many cards each reveals at setup (3.5)."""
 
-    rows: int = Field(ge=2, le=5, description="Rows of the grid (2 to 5).")
-    cols: int = Field(ge=2, le=5, description="Columns of the grid (2 to 5).")
-    face_up_at_start: int = Field(
-        ge=0, le=INT64_MAX, description="Cards each player reveals during setup (rule 3.5)."
+    rows: int = option("Rows of the grid (2 to 5).", "2.3", ge=2, le=5)
+    cols: int = option("Columns of the grid (2 to 5).", "2.3", ge=2, le=5)
+    face_up_at_start: int = option(
+        "Cards each player reveals during setup.", "3.5", ge=0, le=INT64_MAX
     )
 
 
@@ -196,51 +275,121 @@ DEFAULT_PILES = 2
 class DiscardRules(StrictModel):
     """The discard piles and discarding (rule 3.3, 4.4-4.5)."""
 
-    piles: int = Field(
+    piles: int = option(
+        "Discard piles, 1 to 4; classic Golf plays with one.",
+        "3.3",
         default=DEFAULT_PILES,
         ge=1,
         le=MAX_PILES,
-        description="Discard piles, 1 to 4 (3.3); classic Golf plays with one.",
     )
-    taken_must_be_played: bool = Field(
-        description="A card taken from a discard pile must be played, not discarded back (4.5)."
+    taken_must_be_played: bool = option(
+        "A card taken from a discard pile must be played, not discarded back.", "4.5"
+    )
+
+
+class TurnRules(StrictModel):
+    """What a turn owes besides its draw and discard (rule 10.7)."""
+
+    flip_after_deck_discard: Literal["none", "must"] = option(
+        "After discarding the card drawn from the draw pile unplayed, the player turns one "
+        "of their face-down cards up (must) or not (none).",
+        "10.7",
+        default="none",
     )
 
 
 class HazardRules(StrictModel):
     """Hazards (rules §6, 8.5)."""
 
-    flips: Literal["others", "next", "none"] = Field(
-        description="Who flips a card when a hazard is discarded: every other player, only "
-        "the next player, or nobody (6.1)."
+    flips: Literal["others", "next", "none"] = option(
+        "Who flips a card when a hazard is discarded: every other player, only the next "
+        "player, or nobody.",
+        "6.1",
     )
-    spare_last_card: bool = Field(
-        description="A player with fewer than two face-down cards does not flip (6.2)."
+    spare_last_card: bool = option(
+        "A player with fewer than two face-down cards does not flip.", "6.2"
     )
-    penalty: ScoreValue = Field(description="Score of a hazard left in a layout (8.5).")
+    penalty: ScoreValue = option("Score of a hazard left in a layout.", "8.5")
 
 
 class MulliganRules(StrictModel):
     """Mulligans (rules §7, 8.4)."""
 
-    max_face_up: int = Field(
+    max_face_up: int = option(
+        "Limit on face-up mulligans a play may reach; also how many mulligans can be wild "
+        "in scoring (8.2).",
+        "7.2",
         ge=0,
         le=INT64_MAX,
-        description="Limit on face-up mulligans a play may reach (7.2); also how many "
-        "mulligans can be wild in scoring (8.2).",
     )
-    unmatched_value: ScoreValue = Field(description="Score of a mulligan in no set (8.4).")
+    unmatched_value: ScoreValue = option("Score of a mulligan in no set.", "8.4")
+
+
+SetLineKind = Literal["rows", "columns", "diagonals"]
+"""A kind of line that can be a set (rule 10.4)."""
+
+
+class SetRules(StrictModel):
+    """Which lines of matching cards are sets and what they score (rules 8.2, 10.2-10.6)."""
+
+    match: Literal["face", "value"] = option(
+        "Cards match when they have the same face, or the same value (a J and a Q worth "
+        "10); bouncing and sets both use it.",
+        "10.2",
+        default="face",
+    )
+    cards: Literal["positive", "any"] = option(
+        "Which cards form sets: positive cards and wild mulligans, or any matching "
+        "non-hazard cards.",
+        "10.3",
+        default="positive",
+    )
+    lines: tuple[SetLineKind, ...] = option(
+        "The lines that can be sets: any of rows, columns, diagonals (the two main "
+        "diagonals of a square layout).",
+        "10.4",
+        default=("rows", "columns"),
+        strict=False,  # a list, as JSON and YAML write it
+        min_length=1,
+        max_length=3,
+    )
+    score: Literal["minus_value", "zero", "remove"] = option(
+        "A set scores minus its value; or each of its cards scores 0; or its line leaves "
+        "the layout as soon as it is complete.",
+        "10.5",
+        default="minus_value",
+    )
+
+    @field_validator("lines")
+    @classmethod
+    def _each_once(cls, lines: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(lines)) != len(lines):
+            raise ValueError("each kind of line may be named once")
+        return lines
 
 
 class GoingOut(StrictModel):
-    """The bonus or penalty of the player who went out (rule 8.6)."""
+    """The bonus or penalty of the player who went out (rules 8.6, 10.9)."""
 
-    bonus: ScoreValue = Field(
-        description="Added when the player who went out has the lowest score."
+    bonus: ScoreValue = option("Added when the player who went out has the lowest score.", "8.6")
+    penalty: ScoreValue = option("Added when the player who went out does not.", "8.6")
+    ties_count_as_lowest: bool = option("A score tied for lowest counts as lowest.", "8.6")
+    double_if_not_lowest: bool = option(
+        "The round score of the player who went out is doubled when above 0 and not the "
+        "lowest, before the bonus or penalty.",
+        "10.9",
+        default=False,
     )
-    penalty: ScoreValue = Field(description="Added when the player who went out does not.")
-    ties_count_as_lowest: bool = Field(
-        description="A score tied for lowest counts as lowest (8.6)."
+
+
+class GameRules(StrictModel):
+    """When the game ends (rules 2.2, 10.8)."""
+
+    end_score: Annotated[int, Field(ge=-MAX_SCORE_VALUE, le=MAX_SCORE_VALUE)] | None = option(
+        "The game ends after the first round at whose end some total is this or more "
+        "(or after rounds rounds); null: exactly rounds rounds.",
+        "10.8",
+        default=None,
     )
 
 
@@ -248,27 +397,34 @@ class Ruleset(StrictModel):
     """A resolved ruleset: the deck and every rule toggle, as the engine plays them.
 
     Build one with :func:`load_ruleset`. Models are frozen; the engine reads the derived
-    tables in :attr:`compiled`, built once per ruleset.
+    tables in :attr:`compiled`, built once per ruleset. Every field is declared once with
+    :func:`option`.
     """
 
     name: str = Field(default="", description="A label; not part of the rules identity.")
     description: str = Field(default="", description="A label; not part of the rules identity.")
     deck: Deck
     players: Players
-    rounds: int = Field(ge=1, le=MAX_ROUNDS, description="Rounds in a game (2.2).")
-    first_player: Literal["rotate", "fixed"] = Field(
-        description="Who starts each later round: one seat further on, or the same seat (2.2)."
+    rounds: int = option("Rounds in a game.", "2.2", ge=1, le=MAX_ROUNDS)
+    first_player: Literal["rotate", "fixed", "went_out"] = option(
+        "Who starts each later round: one seat further on, the same seat (2.2), or the "
+        "player who went out in the round before (10.10).",
+        "2.2",
     )
     layout: Layout
     discard: DiscardRules
-    bounce: bool = Field(description="Bouncing is allowed (§5).")
+    turn: TurnRules = Field(default_factory=TurnRules)
+    bounce: bool = option("Bouncing is allowed.", "5.3")
     hazard: HazardRules
     mulligan: MulliganRules
+    sets: SetRules = Field(default_factory=SetRules)
     going_out: GoingOut
-    empty_draw_pile: Literal["reshuffle", "end_round"] = Field(
-        description="When the draw pile runs out: reshuffle the discards below their tops, "
-        "or end the round when a turn would begin with an empty draw pile (8.7)."
+    empty_draw_pile: Literal["reshuffle", "end_round"] = option(
+        "When the draw pile runs out: reshuffle the discards below their tops, or end the "
+        "round when a turn would begin with an empty draw pile.",
+        "8.7",
     )
+    game: GameRules = Field(default_factory=GameRules)
 
     @model_validator(mode="after")
     def _playable(self) -> Ruleset:
@@ -282,6 +438,7 @@ class Ruleset(StrictModel):
                 f"layout.face_up_at_start: {self.layout.face_up_at_start} is more than the "
                 f"{slots} cards of a {self.layout.rows}x{self.layout.cols} layout"
             )
+        _check_family(self)
         piles = self.discard.piles
         spare = piles + self.deck.hazards
         needed = self.players.max * slots + spare
@@ -333,11 +490,18 @@ class Ruleset(StrictModel):
     def rules_dict(self) -> dict[str, Any]:
         """The rules as plain JSON data, without the ``name`` and ``description`` labels.
 
-        ``discard.piles`` is left out at its default (2): the toggle came after rulesets
-        were hashed, and two piles are the rules those hashes name."""
+        An option declared with a default (``discard.piles``, the Golf-family options of
+        rule 10) is left out at its default: those options came after rulesets were
+        hashed, and their defaults are the rules those hashes name."""
         data = self.model_dump(mode="json", exclude={"name", "description"})
-        if data["discard"]["piles"] == DEFAULT_PILES:
-            del data["discard"]["piles"]
+        return _at_default(self, data)
+
+    def data(self) -> dict[str, Any]:
+        """The ruleset as plain JSON data, labels included, without the options that sit at
+        their default (as :meth:`rules_dict`; ``discard.piles`` stays, as records carried it
+        before the options of rule 10): what a record carries inline."""
+        data = _at_default(self, self.model_dump(mode="json"), keep=("name", "description"))
+        data["discard"] = self.discard.model_dump(mode="json")
         return data
 
     def canonical_json(self) -> str:
@@ -358,6 +522,83 @@ class Ruleset(StrictModel):
         return _compile(self)
 
 
+def _check_family(ruleset: Ruleset) -> None:
+    """Refuse the Golf-family options that cannot be played together (rule 10.11), each
+    naming its field."""
+    deck, sets, layout = ruleset.deck, ruleset.sets, ruleset.layout
+    for name in deck.named:
+        if name not in deck.values:
+            raise ValueError(f"deck.values: the named face {name} has no value (rule 10.1)")
+    held = {*deck.numbers, *deck.named}
+    for face in deck.values:
+        if face not in held:
+            raise ValueError(
+                f"deck.values: face {face} is not in the deck (deck.numbers, deck.named)"
+            )
+    if "diagonals" in sets.lines and layout.rows != layout.cols:
+        raise ValueError(
+            f"sets.lines: diagonals need a square layout, and this one is "
+            f"{layout.rows}x{layout.cols}"
+        )
+    if sets.cards == "any" and sets.score == "minus_value":
+        raise ValueError(
+            "sets.cards: any is refused with sets.score minus_value (a set of -2s would "
+            "score +2); choose sets.score zero or remove"
+        )
+    for field, value, default in _NOT_YET_PLAYED(ruleset):
+        if value != default:
+            raise ValueError(f"{field}: {value} is not played by this version yet")
+
+
+def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # noqa: N802
+    return [
+        ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
+    ]
+
+
+def _at_default(
+    model: BaseModel, data: dict[str, Any], keep: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """``data`` (``model`` dumped as JSON) without the options that sit at their declared
+    default (but those in ``keep``): options added after rulesets were first hashed keep
+    those hashes."""
+    for key, field in type(model).model_fields.items():
+        value = getattr(model, key)
+        if key not in data or key in keep:
+            continue
+        if isinstance(value, BaseModel):
+            data[key] = _at_default(value, data[key])
+            if not data[key] and not field.is_required():
+                del data[key]
+        elif not field.is_required() and _same(value, field.get_default(call_default_factory=True)):
+            del data[key]
+    return data
+
+
+def option_defaults(model: type[BaseModel] | None = None) -> dict[str, Any]:
+    """Every option declared with a default, at its default, as nested JSON data: what a
+    ruleset that leaves them out has (``gnoming ruleset diff`` fills an unplayable side
+    with them, so both sides name the same fields)."""
+    found: dict[str, Any] = {}
+    for key, field in (model or Ruleset).model_fields.items():
+        nested = field.annotation
+        if isinstance(nested, type) and issubclass(nested, BaseModel):
+            inner = option_defaults(nested)
+            if inner:
+                found[key] = inner
+        elif not field.is_required() and key not in ("name", "description"):
+            default = field.get_default(call_default_factory=True)
+            found[key] = list(default) if isinstance(default, tuple) else default
+    plain: dict[str, Any] = json.loads(json.dumps(found, default=dict))
+    return plain
+
+
+def _same(value: object, default: object) -> bool:
+    if isinstance(value, Mapping) and isinstance(default, Mapping):
+        return dict(value) == dict(default)
+    return value == default
+
+
 def _compile(ruleset: Ruleset) -> CompiledRules:
     """Derive every table of :class:`CompiledRules` from ``ruleset``."""
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
@@ -365,8 +606,20 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     deck: list[Face] = []
     for face, copies in ruleset.deck.numbers.items():
         deck += [face] * copies
+    for name, copies in ruleset.deck.named.items():
+        deck += [name] * copies
     deck += [HAZARD] * ruleset.deck.hazards
     deck += [MULLIGAN] * ruleset.deck.mulligans
+    sets = ruleset.sets
+    faces: list[Face] = [*ruleset.deck.numbers, *ruleset.deck.named]
+    values: dict[Face, int] = {face: ruleset.deck.value(face) for face in faces}
+    keys: dict[Face, object] = {
+        face: value if sets.match == "value" else face for face, value in values.items()
+    }
+    if sets.cards == "any":
+        set_keys = {**keys, MULLIGAN: MULLIGAN}
+    else:
+        set_keys = {face: key for face, key in keys.items() if values[face] > 0}
     piles = ruleset.discard.piles
     tables = move_tables(ruleset.players.max, slots, piles)
     seats = range(ruleset.players.min, ruleset.players.max + 1)
@@ -375,7 +628,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         cols=cols,
         slots=slots,
         full_mask=(1 << slots) - 1,
-        lines=grid_lines(rows, cols),
+        lines=grid_lines(rows, cols, ruleset.sets.lines),
         deck=tuple(sorted_faces(deck)),
         deck_counts=Counter(deck),
         min_players=ruleset.players.min,
@@ -383,6 +636,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         state_shapes=frozenset((players, size, piles) for players in seats for size in (0, slots)),
         rounds=ruleset.rounds,
         rotate_first_player=ruleset.first_player == "rotate",
+        went_out_starts=ruleset.first_player == "went_out",
         face_up_at_start=ruleset.layout.face_up_at_start,
         piles=piles,
         taken_must_be_played=ruleset.discard.taken_must_be_played,
@@ -396,6 +650,20 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         going_out_penalty=ruleset.going_out.penalty,
         ties_count_as_lowest=ruleset.going_out.ties_count_as_lowest,
         reshuffle=ruleset.empty_draw_pile == "reshuffle",
+        plain_sets=(
+            not ruleset.deck.values
+            and not ruleset.deck.named
+            and sets.match == "face"
+            and sets.cards == "positive"
+            and sets.score == "minus_value"
+        ),
+        values=values,
+        set_keys=set_keys,
+        bounce_keys={face: key for face, key in keys.items() if values[face] > 0},
+        zero_sets=sets.score == "zero",
+        end_score=ruleset.game.end_score,
+        flip_after_deck_discard=ruleset.turn.flip_after_deck_discard == "must",
+        double_if_not_lowest=ruleset.going_out.double_if_not_lowest,
         slot_moves=tables[0],
         draw_moves=tables[1],
         discard_moves=tables[2],

@@ -12,8 +12,8 @@ wild mulligan may stand for one value in its row and another in its column.
 :func:`score_visible` scores only the cards a seat shows, for a bot that wants the score
 so far. Each refuses anything that is not a layout with a
 :class:`~gnoming_rules.core.errors.LayoutError` (code ``bad-layout``) naming the slot and the
-value: a ``None`` (a face-down card in ``State.visible_layout``), ``0``, ``"X"``, ``"5"``,
-``5.0`` or ``True`` is not a card.
+value: a ``None`` (a face-down card in ``State.visible_layout``), ``"X"`` (unless the
+ruleset names that face), ``"5"``, ``5.0`` or ``True`` is not a card.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HAZARD, MULLIGAN, Face, face_text, is_face
+from .cards import HAZARD, MULLIGAN, Face, face_text
 from .compiled import CompiledRules, Line
 from .errors import LayoutError
 from .ruleset import Ruleset
@@ -34,7 +34,10 @@ class SetLine:
     name: str
     slots: tuple[int, ...]
     value: int
-    """The shared positive value ``v``; the line scores ``-v``."""
+    """The shared value ``v`` of its cards (rule 8.2; of the first card, under
+    ``sets.match: face`` with ``sets.cards: any``, 10.3)."""
+    points: int
+    """What the set scores: ``-v``, or 0 under ``sets.score: zero`` (rule 10.5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +64,7 @@ class ScoreBreakdown:
 
     def __str__(self) -> str:
         lines = [
-            f"{s.name} (slots {', '.join(map(str, s.slots))}): set of {s.value}s  {-s.value:+d}"
+            f"{s.name} (slots {', '.join(map(str, s.slots))}): set of {s.value}s  {s.points:+d}"
             for s in self.sets
         ]
         lines += [
@@ -125,7 +128,8 @@ def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
                 note = "wild mulligan " + note
             scores.append(CardScore(slot, card, 0, True, note))
         else:
-            scores.append(CardScore(slot, card, card_points(rules, card), False, _card_note(card)))
+            points = card_points(rules, card)
+            scores.append(CardScore(slot, card, points, False, _card_note(card, points)))
     wild_slots = tuple(slot for slot in range(len(cards)) if wild >> slot & 1)
     return ScoreBreakdown(total, sets, wild_slots, tuple(scores))
 
@@ -142,7 +146,7 @@ def score_visible(ruleset: Ruleset, cards: Sequence[Face | None]) -> int:
     rules = ruleset.compiled
     _check_size(rules, cards)
     shown = [HAZARD if card is None else card for card in cards]
-    _check_cards(shown, cards)
+    _check_cards(rules, shown, cards)
     hidden = len(cards) - sum(1 for card in cards if card is not None)
     # A hazard joins no set and no wild choice: scored in each face-down slot, then taken off.
     return best_choice(rules, shown)[0] - hidden * rules.hazard_penalty
@@ -160,7 +164,7 @@ def layout_score(rules: CompiledRules, cards: Sequence[Face]) -> int:
 def _check_layout(rules: CompiledRules, cards: Sequence[Face]) -> None:
     """Refuse a layout of the wrong size, or with anything but a card in a slot."""
     _check_size(rules, cards)
-    _check_cards(cards, cards)
+    _check_cards(rules, cards, cards)
 
 
 def _check_size(rules: CompiledRules, cards: Sequence[object]) -> None:
@@ -171,26 +175,34 @@ def _check_size(rules: CompiledRules, cards: Sequence[object]) -> None:
         )
 
 
-def _check_cards(cards: Sequence[object], given: Sequence[object]) -> None:
-    """Refuse the first slot of ``cards`` that holds no card face (``given`` as the caller
-    wrote it, for the message). One plain loop: it costs little beside the scoring."""
+def _check_cards(rules: CompiledRules, cards: Sequence[object], given: Sequence[object]) -> None:
+    """Refuse the first slot of ``cards`` that holds no card of this ruleset: an integer
+    face (any), ``H``, ``M`` or one of its named faces (``given`` as the caller wrote it,
+    for the message). One plain loop: it costs little beside the scoring."""
     for card in cards:
-        if type(card) is int:
-            if card:
-                continue
-        elif card in (HAZARD, MULLIGAN):
+        if type(card) is int or (type(card) is str and (card in _SPECIAL or card in rules.values)):
             continue
-        slot = next(slot for slot, card in enumerate(cards) if not is_face(card))
+        slot = next(slot for slot, card in enumerate(cards) if not _is_card(rules, card))
         value = given[slot]
         hint = (
             " (a face-down card? score_visible scores the cards a seat shows)"
             if value is None
             else ""
         )
+        names = sorted(face for face in rules.values if isinstance(face, str))
+        named = f", {', '.join(names)}" if names else ""
         raise LayoutError(
             "bad-layout",
-            f'slot {slot}: {value!r} is not a card: a non-zero int, "H" or "M"{hint}',
+            f'slot {slot}: {value!r} is not a card: an int, "H", "M"{named}{hint}',
         )
+
+
+_SPECIAL = (HAZARD, MULLIGAN)
+
+
+def _is_card(rules: CompiledRules, card: object) -> bool:
+    """An integer face, ``H``, ``M`` or a named face of this ruleset (rule 10.1)."""
+    return type(card) is int or (type(card) is str and (card in _SPECIAL or card in rules.values))
 
 
 def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
@@ -206,7 +218,11 @@ def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
     best = (score_with(rules, cards, 0), 0)
     if rules.max_mulligans == 0 or MULLIGAN not in cards:
         return best
-    candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
+    if rules.plain_sets:
+        candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
+    else:
+        keys = rules.set_keys
+        candidates = [m for m in (_keyed_wild_need(line, cards, keys) for line in rules.lines) if m]
     tried = {0}
     for group in range(1, 1 << len(candidates)):
         wild = 0
@@ -237,6 +253,44 @@ def _wild_need(line: Line, cards: Sequence[Face]) -> int:
     return need if value else 0
 
 
+def _keyed_wild_need(line: Line, cards: Sequence[Face], keys: dict[Face, object]) -> int:
+    """:func:`_wild_need` under the options of rule 10: the cards that stand in a set by
+    themselves and what they match by are ``keys`` (:attr:`CompiledRules.set_keys`)."""
+    need = 0
+    key: object = None
+    for slot in line.slots:
+        card = cards[slot]
+        if card == MULLIGAN:
+            need |= 1 << slot
+            continue
+        own = keys.get(card)
+        if own is None or (key is not None and own != key):
+            return 0
+        key = own
+    return need if key is not None else 0
+
+
+def keyed_set(rules: CompiledRules, line: Line, cards: Sequence[Face], wild: int) -> Face | None:
+    """Under the options of rule 10: a card of the set ``line`` is under this wild choice
+    (its cards match by :attr:`CompiledRules.set_keys`, at least one not wild), or
+    ``None`` when it is not a set.
+
+    One of the module's scoring steps (not in ``__all__``).
+    """
+    keys = rules.set_keys
+    key: object = None
+    found: Face | None = None
+    for slot in line.slots:
+        if wild >> slot & 1:
+            continue
+        card = cards[slot]
+        own = keys.get(card)
+        if own is None or (key is not None and own != key):
+            return None
+        key, found = own, card
+    return found
+
+
 def set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
     """The line's set value ``v``, or 0 when it is not a set under this wild choice.
 
@@ -247,7 +301,7 @@ def set_value(line: Line, cards: Sequence[Face], wild: int) -> int:
         if wild >> slot & 1:
             continue
         card = cards[slot]
-        if type(card) is not int or card < 0 or (value and card != value):
+        if type(card) is not int or card <= 0 or (value and card != value):
             return 0
         value = card
     return value
@@ -260,11 +314,20 @@ def score_with(rules: CompiledRules, cards: Sequence[Face], wild: int) -> int:
     """
     total = 0
     covered = 0
-    for line in rules.lines:
-        value = set_value(line, cards, wild)
-        if value:
-            total -= value
-            covered |= line.mask
+    if rules.plain_sets:
+        for line in rules.lines:
+            value = set_value(line, cards, wild)
+            if value:
+                total -= value
+                covered |= line.mask
+    else:
+        zero = rules.zero_sets
+        for line in rules.lines:
+            card = keyed_set(rules, line, cards, wild)
+            if card is not None:
+                if not zero:
+                    total -= card_points(rules, card)
+                covered |= line.mask
     for slot, card in enumerate(cards):
         if not covered >> slot & 1:
             total += card_points(rules, card)
@@ -277,9 +340,17 @@ def _sets(
     sets = []
     covered = 0
     for line in rules.lines:
-        value = set_value(line, cards, wild)
-        if value:
-            sets.append(SetLine(line.name, line.slots, value))
+        if rules.plain_sets:
+            value = set_value(line, cards, wild)
+            points = -value
+        else:
+            card = keyed_set(rules, line, cards, wild)
+            value = 0 if card is None else card_points(rules, card)
+            points = 0 if rules.zero_sets else -value
+            if card is None:
+                continue
+        if value or not rules.plain_sets:
+            sets.append(SetLine(line.name, line.slots, value, points))
             covered |= line.mask
     return tuple(sets), covered
 
@@ -288,16 +359,22 @@ def card_points(rules: CompiledRules, card: Face) -> int:
     """What ``card`` scores in no set (rule 8.3-8.5): its value, a hazard's penalty, a
     mulligan's unmatched value."""
     if type(card) is int:
-        return card
-    return rules.hazard_penalty if card == HAZARD else rules.unmatched_mulligan
+        # (a public record's replay scores layouts that hold HIDDEN stand-ins before it
+        # scores the final layouts it was given: they count 0, as under plain_sets)
+        return card if rules.plain_sets else rules.values.get(card, 0)
+    if card == HAZARD:
+        return rules.hazard_penalty
+    if card == MULLIGAN:
+        return rules.unmatched_mulligan
+    return rules.values.get(card, 0)  # a named face (10.1), or a HIDDEN stand-in (as above)
 
 
-def _card_note(card: Face) -> str:
+def _card_note(card: Face, points: int) -> str:
     if card == HAZARD:
         return "hazard"
     if card == MULLIGAN:
         return "mulligan in no set"
-    return "negative card" if isinstance(card, int) and card < 0 else "in no set"
+    return "negative card" if points < 0 else "in no set"
 
 
 __all__ = [

@@ -90,7 +90,8 @@ class State(NamedTuple):
     """
 
     first_player: int
-    """The seat that started round 0 (the youngest player, rule 2.2)."""
+    """The seat that started round 0 (the youngest player, rule 2.2); under
+    ``first_player: went_out`` (rule 10.10), the seat that started the current round."""
     round: int
     """Index of the current round, 0-based; equals the number of rounds once the game is over."""
     phase: Phase

@@ -1,7 +1,7 @@
 """Game records (``gnoming-record/1``, docs/record-format.md): models, reading, writing.
 
 A record is parsed in one pass by pydantic (its Rust core reads JSON bytes directly),
-strictly: integers are integers, unknown fields are refused, faces are ``int`` (non-zero),
+strictly: integers are integers, unknown fields are refused, faces are ``int`` (0 included),
 ``"H"`` or ``"M"``. Moves are typed dictionaries rather than model objects, because a
 record holds hundreds of them and a validator replays thousands of records: a dict costs
 less to build, and the validator turns each distinct move into a shared engine move.
@@ -128,30 +128,28 @@ class _CardFaceSchema:
     ) -> CoreSchema:
         return core_schema.union_schema(
             [
-                core_schema.int_schema(strict=True, gt=0, le=INT64_MAX),
-                core_schema.int_schema(strict=True, ge=INT64_MIN, lt=0),
-                core_schema.literal_schema(["H", "M"]),
+                core_schema.int_schema(strict=True, ge=INT64_MIN, le=INT64_MAX),
+                core_schema.str_schema(strict=True, pattern=FACE_PATTERN),
             ],
             custom_error_type="card_face",
-            custom_error_message='not a card: write a non-zero integer, "H" or "M"',
+            custom_error_message='not a card: write an integer, "H", "M" or a face name (K)',
         )
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         return {
-            "description": "A card by its face: a non-zero integer, "
-            '"H" (hazard) or "M" (mulligan).',
+            "description": "A card by its face: an integer (0 included), "
+            '"H" (hazard), "M" (mulligan) or a name the ruleset declares (rule 10.1).',
             "anyOf": [
-                {
-                    "type": "integer",
-                    "minimum": INT64_MIN,
-                    "maximum": INT64_MAX,
-                    "not": {"const": 0},
-                },
-                {"enum": ["H", "M"]},
+                {"type": "integer", "minimum": INT64_MIN, "maximum": INT64_MAX},
+                {"type": "string", "pattern": FACE_PATTERN},
             ],
         }
+
+
+FACE_PATTERN = "^[A-Z][A-Z0-9]{0,2}$"
+"""A named face as text (rule 10.1); ``H`` and ``M`` are named faces of their own."""
 
 
 class _RulesetRefSchema:

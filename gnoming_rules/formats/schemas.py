@@ -38,8 +38,9 @@ __all__ = [
 ]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-FACE_KEY = "^-?[1-9][0-9]*$"
-"""A ``deck.numbers`` key: a non-zero integer written as text (JSON keys are strings)."""
+FACE_KEY = "^-?(0|[1-9][0-9]*)$"
+"""A ``deck.numbers`` key: an integer written as text (JSON keys are strings; 0 is a face,
+rule 10.1)."""
 
 
 def ruleset_schema() -> dict[str, Any]:

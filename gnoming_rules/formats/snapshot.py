@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..core.cards import HIDDEN, Face, sorted_faces
+from ..core.engine import game_over
 from ..core.errors import StateError
 from ..core.fields import FieldReader
 from ..core.ruleset import MAX_PILES, MAX_PLAYERS, MAX_ROUNDS, Ruleset
@@ -261,7 +262,12 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
             "discard_piles",
             f"{len(state.discard_piles)} piles, but the ruleset has {rules.piles} (rule 3.3)",
         )
-    if state.round > rules.rounds or (state.phase is Phase.OVER) != (state.round == rules.rounds):
+    ended = state.round == rules.rounds or (
+        rules.end_score is not None
+        and 0 < state.round == len(state.scores)
+        and game_over(rules, state.scores)  # rule 10.8: a total reached the end score
+    )
+    if state.round > rules.rounds or (state.phase is Phase.OVER) != ended:
         read.fail(
             "round",
             f"round {state.round} in the {state.phase.name.lower()} phase does not fit a game "

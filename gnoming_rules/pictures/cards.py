@@ -38,7 +38,7 @@ def card_ref(card: Face | None, face_up: bool) -> str:
     """The id of the drawing of a card: its face when face up, a back when face down, and a
     peek back (a back naming the card) when the picture knows what lies face down.
 
-    A ``card`` that is no face (``None``, or the stand-in ``0`` of a card nobody knows, as
+    A ``card`` that is no face (``None``, or the stand-in ``?`` of a card nobody knows, as
     in a public-information record) is a plain back.
     """
     if not is_face(card):
@@ -127,7 +127,7 @@ def _face(card: Face) -> str:
         )
         return f'<g id="{ident}" class="card mulligan"><title>mulligan</title>{body}</g>'
     label = face_label(card)
-    negative = card < 0
+    negative = isinstance(card, int) and card < 0
     ink = "#b0281c" if negative else "#1b2a41"
     body = _OUTLINE.format(fill="#fffdf7", stroke="#8d8a80")
     if negative:

@@ -169,8 +169,8 @@ def _table_sees_held(state: State) -> bool:
 
 def _heading(ruleset: Ruleset, state: State, names: Sequence[str] | None) -> str:
     rounds = ruleset.compiled.rounds
-    if state.phase is Phase.OVER:
-        return f"Game over after {rounds} round{'s' if rounds > 1 else ''}"
+    if state.phase is Phase.OVER:  # (fewer than ``rounds`` when an end score ended it)
+        return f"Game over after {state.round} round{'s' if state.round > 1 else ''}"
     if state.phase is Phase.DEAL and state.scores and state.cards[0]:
         return f"End of {_round_name(state.round - 1, rounds).lower()}: scored"
     return f"{_round_name(state.round, rounds)}: {describe_turn(state, names)}"

@@ -28,7 +28,7 @@ Two states that differ only in what a seat cannot see give that seat equal obser
 
 Deciding from a view: :func:`stand_in` turns an observation back into a
 :class:`~gnoming_rules.core.state.State` that shows the same and holds
-:data:`~gnoming_rules.core.cards.HIDDEN` (``0``, which is no card) wherever a card is
+:data:`~gnoming_rules.core.cards.HIDDEN` (``"?"``, which is no card) wherever a card is
 hidden. The engine decides legality without reading a hidden card, so
 :func:`~gnoming_rules.core.engine.legal_moves`, :func:`~gnoming_rules.core.engine.is_legal`
 and :func:`~gnoming_rules.core.engine.explain` accept an observation and answer exactly

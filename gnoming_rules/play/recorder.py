@@ -80,7 +80,7 @@ def default_reference(ruleset: Ruleset) -> str | dict[str, Any]:
         bundled = load_ruleset(ruleset.name)
         if bundled.sha256 == ruleset.sha256:
             return ruleset.name
-    return ruleset.model_dump(mode="json")
+    return ruleset.data()
 
 
 __all__ = [

@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..core.cards import HAZARD, HIDDEN, Face, a_card, face_text
-from ..core.engine import apply, round_scores
+from ..core.engine import apply, game_over, round_scores
 from ..core.errors import IllegalMove
 from ..core.moves import Deal, Reshuffle
 from ..core.ruleset import Ruleset
-from ..core.state import State, below_tops
+from ..core.state import Phase, State, below_tops
 from ..formats.record import Start
 
 IMPOSSIBLE: Final = "impossible-card"
@@ -147,8 +147,11 @@ class Seen:
                 if card == HIDDEN:
                     self.learn(face, f"final[{seat}][{slot}] names", after)
         layouts = tuple(tuple(faces) for faces in final)
-        scores = round_scores(ruleset.compiled, layouts, after.went_out)
-        return after._replace(cards=layouts, scores=(*after.scores[:-1], scores))
+        scores = (*after.scores[:-1], round_scores(ruleset.compiled, layouts, after.went_out))
+        over = game_over(ruleset.compiled, scores)  # rule 10.8 reads the true totals
+        return after._replace(
+            cards=layouts, scores=scores, phase=Phase.OVER if over else Phase.DEAL
+        )
 
 
 def known_places(state: State, card: Face) -> list[str]:

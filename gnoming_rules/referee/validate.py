@@ -535,15 +535,20 @@ def _replay(
     for round_index, steps in enumerate(rounds):
         if round_index and state.phase is Phase.OVER:
             count = rules.compiled.rounds
+            why = (
+                f"the game has {count} round{'s' if count > 1 else ''}"
+                if state.round >= count
+                else f"the game ended after round {state.round - 1}, when a total reached "
+                f"the end score {rules.compiled.end_score}"
+            )
             return stop(
                 state,
                 VerdictError(
                     round_index,
                     None,
                     "moves-after-end",
-                    "2.2",
-                    f"the game has {count} round{'s' if count > 1 else ''}: "
-                    f"round {round_index} is one too many",
+                    "2.2" if state.round >= count else "10.8",
+                    f"{why}: round {round_index} is one too many",
                 ),
             )
         if round_index and state.phase is not Phase.DEAL:
