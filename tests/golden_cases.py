@@ -54,6 +54,14 @@ CASES: dict[str, dict[str, Any]] = {
         "seed": 24,
         "bot": "random",
     },
+    "golf-6-3-greedy": {"ruleset": "golf-6", "players": 3, "seed": 25, "rounds": 2},
+    "golf-9-2-random": {
+        "ruleset": "golf-9",
+        "players": 2,
+        "seed": 26,
+        "bot": "random",
+        "rounds": 2,
+    },
 }
 """Golden file -> how its game is played (the ruleset as the record names it, from golden/)."""
 
