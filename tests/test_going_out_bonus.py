@@ -1,6 +1,7 @@
 """Rule 8.6 for the seat that went out, in every case: strictly lowest gets the bonus under
 both tie rules; tied for lowest gets it only when ties count as lowest; not lowest gets the
-penalty. The other seats' scores are their layouts' (docs/rules.md 8.6)."""
+penalty (doubled first when above 0 under rule 10.9). The other seats' scores are their
+layouts' (docs/rules.md 8.6)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ def going_out_bonus_follows_rule_8_6(ending: RoundEnding) -> None:
     event(f"{case}, ties count: {tie_counts}")
     going_out = rules.going_out
     expected = list(base)
+    if going_out.double_if_not_lowest and not lowest and mine > 0:
+        expected[out] *= 2  # rule 10.9: doubled before the bonus or penalty of 8.6
     expected[out] += going_out.bonus if lowest else going_out.penalty
     assert scores(rules, layouts, out) == tuple(expected), (case, base)
 
