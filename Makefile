@@ -105,7 +105,7 @@ golden: $(STAMP)
 	$(BIN)/python tests/golden_cases.py
 
 schemas: $(STAMP)
-	$(BIN)/python -m gnoming_rules.formats.schemas schemas
+	$(BIN)/python -m gnoming_rules.cli.schemas schemas
 	$(BIN)/python -m gnoming_rules.formats.field_table docs/house-rules.md
 
 examples: $(STAMP)

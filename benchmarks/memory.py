@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gnoming_rules.core.ruleset import load_ruleset
 from gnoming_rules.formats.record import RECORD_ADAPTER, dump_record
+from gnoming_rules.formats.rulesets import load_ruleset
 from gnoming_rules.play.bots import play_game
 
 MIB = 1024 * 1024

@@ -52,10 +52,6 @@ Game records (docs/record-format.md)::
     verdict = validate_file("examples/demo-game.json")   # the same, from a file
 """
 
-# ``formats`` first: the core reads ruleset files through ``formats.reading``, and
-# ``formats`` (its snapshots) needs the core's rulesets complete. Importing it first
-# orders the two; no name of it is exported here.
-from . import formats as formats
 from .core import engine as _engine
 from .core.cards import HAZARD, MULLIGAN, Face
 from .core.engine import apply, explain, is_legal, legal_moves, new_game, sample_chance
@@ -81,9 +77,10 @@ from .core.moves import (
     Reshuffle,
     Reveal,
 )
-from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset
+from .core.ruleset import Ruleset
 from .core.scoring import score_breakdown, score_layout, score_visible
 from .core.state import Phase, State
+from .formats.rulesets import bundled_rulesets, load_ruleset
 
 __version__ = "0.1.0"
 

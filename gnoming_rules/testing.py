@@ -42,9 +42,10 @@ from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .core.engine import apply, legal_moves, new_game, sample_chance
 from .core.errors import RulesetError
 from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .core.ruleset import Ruleset, bundled_rulesets, load_ruleset, merge_patch
+from .core.ruleset import Ruleset, merge_patch
 from .core.state import State, below_tops
 from .formats.record import Record, RecordFormat, dump_record
+from .formats.rulesets import bundled_rulesets, load_ruleset
 from .play.bots import default_names
 from .play.recorder import Recorder
 

@@ -17,7 +17,8 @@ from kit import EXAMPLES, ILLEGAL, ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.cli import build_parser, main
-from gnoming_rules.core.ruleset import load_ruleset, merge_patch
+from gnoming_rules.core.ruleset import merge_patch
+from gnoming_rules.formats.rulesets import load_ruleset
 from gnoming_rules.formats.schemas import ruleset_schema
 from gnoming_rules.referee import batch
 from gnoming_rules.referee.batch import record_files

@@ -19,7 +19,7 @@ import pytest
 from kit import examples
 
 from gnoming_rules.cli import main
-from gnoming_rules.core.ruleset import load_ruleset
+from gnoming_rules.formats.rulesets import load_ruleset
 from gnoming_rules.referee.resolver import RulesetResolver
 from gnoming_rules.referee.validate import Verdict, replay_bytes, validate_file
 

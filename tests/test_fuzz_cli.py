@@ -25,8 +25,8 @@ from record_mutations import mutated, render
 
 from gnoming_rules.cli import main
 from gnoming_rules.core.errors import ERROR_CODES, INPUT_ERROR_CODES
-from gnoming_rules.core.ruleset import load_ruleset
 from gnoming_rules.formats.record import RecordFormat
+from gnoming_rules.formats.rulesets import load_ruleset
 from gnoming_rules.testing import recorded_games
 
 FORMATS: st.SearchStrategy[RecordFormat] = st.sampled_from(["json", "yaml"])

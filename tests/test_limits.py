@@ -20,8 +20,8 @@ import pytest
 from kit import EXAMPLES
 
 from gnoming_rules.core.errors import RulesetError
-from gnoming_rules.core.ruleset import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
 from gnoming_rules.formats.record import MAX_RECORD_BYTES, MAX_YAML_BYTES
+from gnoming_rules.formats.rulesets import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
 from gnoming_rules.formats.safe_yaml import MAX_SLOW_BYTES
 from gnoming_rules.referee import batch
 

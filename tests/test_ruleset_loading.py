@@ -13,7 +13,7 @@ from builders import STANDARD, variant
 from pydantic import ValidationError
 
 import gnoming_rules as gr
-from gnoming_rules.core.ruleset import bundled_dir
+from gnoming_rules.formats.rulesets import bundled_dir
 
 # The hash records carry for the standard rules (RECORD.md, "Rules identity"). Changing it
 # makes every stored record that names it a ruleset-mismatch: do so only on purpose.

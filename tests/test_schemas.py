@@ -12,8 +12,9 @@ from kit import EXAMPLES, ROOT
 from referencing import Registry, Resource
 
 import gnoming_rules as gr
+from gnoming_rules.cli.schemas import all_schemas
 from gnoming_rules.formats.record import ACTIONS
-from gnoming_rules.formats.schemas import all_schemas, record_schema, ruleset_schema, schema_text
+from gnoming_rules.formats.schemas import record_schema, ruleset_schema, schema_text
 
 RULE_FIELDS = {
     "deck",

@@ -17,7 +17,8 @@ import pytest
 from gnoming_rules.cli import main
 from gnoming_rules.core.cards import face_from_text
 from gnoming_rules.core.errors import INT64_MAX, RulesetError
-from gnoming_rules.core.ruleset import MAX_SCORE_VALUE, load_ruleset
+from gnoming_rules.core.ruleset import MAX_SCORE_VALUE
+from gnoming_rules.formats.rulesets import load_ruleset
 from gnoming_rules.referee.validate import validate_file
 
 FIELDS = [

@@ -16,8 +16,9 @@ import numpy as np
 
 from ..core.engine import apply, new_game, sample_chance
 from ..core.errors import UsageError
-from ..core.ruleset import Ruleset, load_ruleset
+from ..core.ruleset import Ruleset
 from ..core.state import State
+from ..formats.rulesets import load_ruleset
 from .actions import ActionSpace, action_space
 
 __all__ = ["DEFAULT_MOVE_LIMIT", "Table", "action_number", "resolve_ruleset"]

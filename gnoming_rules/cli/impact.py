@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from typing_extensions import TypedDict
 
-from ..core.ruleset import load_ruleset
+from ..formats.rulesets import load_ruleset
 from .command import ArgsError, Command, positive
 from .output import Output, echo
 

@@ -12,9 +12,9 @@ from typing_extensions import TypedDict
 
 from ..core.errors import GnomingError
 from ..core.moves import Deal, Move, Reshuffle
-from ..core.ruleset import load_ruleset
 from ..core.state import State
 from ..formats.record import dump_record, write_record
+from ..formats.rulesets import load_ruleset
 from ..pictures.frames import describe_move
 from ..play.bots import BOTS, NAMES, Bot, default_names, play_game
 from ..play.observation import observe, stand_in

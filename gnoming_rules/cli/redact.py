@@ -10,8 +10,8 @@ from typing import Any, cast
 from typing_extensions import TypedDict
 
 from ..core.errors import GnomingError, RecordError
-from ..core.ruleset import load_ruleset, looks_like_path
 from ..formats.record import PublicRecord, dump_record, format_of, read_record, write_record
+from ..formats.rulesets import load_ruleset, looks_like_path
 from ..play.recorder import default_reference
 from .command import Command
 from .output import Output, echo

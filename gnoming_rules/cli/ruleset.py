@@ -10,7 +10,8 @@ from typing import Any, Final, NotRequired
 from typing_extensions import TypedDict
 
 from ..core.errors import RulesetError, one_line, quoted
-from ..core.ruleset import Ruleset, load_ruleset, merge_patch, option_defaults, ruleset_data
+from ..core.ruleset import Ruleset, merge_patch, option_defaults
+from ..formats.rulesets import load_ruleset, ruleset_data
 from .command import Command
 from .output import Output, echo
 

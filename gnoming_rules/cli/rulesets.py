@@ -7,7 +7,7 @@ import argparse
 from typing_extensions import TypedDict
 
 from ..core.errors import RulesetError
-from ..core.ruleset import bundled_rulesets, load_ruleset
+from ..formats.rulesets import bundled_rulesets, load_ruleset
 from .command import Command
 from .output import Output, echo
 

@@ -7,8 +7,8 @@ import argparse
 from typing_extensions import TypedDict
 
 from ..core.cards import Face, face_from_text
-from ..core.ruleset import load_ruleset
 from ..core.scoring import score_breakdown
+from ..formats.rulesets import load_ruleset
 from ..play.render import draw_layout
 from .command import ArgsError, Command
 from .output import Output

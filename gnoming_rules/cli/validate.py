@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from ..core.ruleset import load_ruleset
+from ..formats.rulesets import load_ruleset
 from .command import ArgsError, Command, positive, trust_option
 from .output import Output
 

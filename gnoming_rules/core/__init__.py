@@ -1,6 +1,7 @@
 """The game core: cards, rulesets and their compiled view, the state, moves, the pure
 engine (``apply``/``legal_moves``/``sample_chance``/``explain``), scoring and the errors.
-Nothing here reads a record or knows a file format beyond the ruleset's own YAML.
+Nothing here reads a file or a record: ruleset files are found and read by
+``gnoming_rules.formats.rulesets`` (``load_ruleset``), which gives the core a checked model.
 
 ``gnoming_rules`` itself exports the most used of these names; this package exports them
 all, with the rest of the core: the move entries of a record (``move_to_entry``,
@@ -59,7 +60,7 @@ from .moves import (
     Reshuffle,
     Reveal,
 )
-from .ruleset import Ruleset, bundled_rulesets, load_ruleset
+from .ruleset import Ruleset
 from .scoring import (
     CardScore,
     ScoreBreakdown,
@@ -113,7 +114,6 @@ __all__ = [
     "UsageError",
     "VerdictCode",
     "apply",
-    "bundled_rulesets",
     "card_claim",
     "explain",
     "face_from_text",
@@ -122,7 +122,6 @@ __all__ = [
     "is_legal",
     "is_positive",
     "legal_moves",
-    "load_ruleset",
     "move_from_entry",
     "move_to_entry",
     "new_game",

@@ -27,11 +27,12 @@ from ..core.cards import Face, face_text
 from ..core.engine import apply, new_game, sample_chance
 from ..core.errors import GnomingError, UsageError
 from ..core.moves import Move
-from ..core.ruleset import Ruleset, load_ruleset
+from ..core.ruleset import Ruleset
 from ..core.scoring import score_breakdown
 from ..core.state import Phase, State
 from ..extras import need
 from ..formats.record import AnyRecord, PublicRound, Round, read_record
+from ..formats.rulesets import load_ruleset
 from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
 from ..play.observation import observe
 from ..referee.batch import in_processes

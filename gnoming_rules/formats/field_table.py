@@ -20,7 +20,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from ..core.ruleset import MAX_SCORE_VALUE, Ruleset, load_ruleset
+from ..core.ruleset import MAX_SCORE_VALUE, Ruleset
+from ..formats.rulesets import load_ruleset
 
 __all__ = [
     "BEGIN",

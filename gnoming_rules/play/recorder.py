@@ -16,9 +16,10 @@ from typing import Any
 
 from ..core.entries import card_claim, move_to_entry
 from ..core.moves import Deal, Move
-from ..core.ruleset import Ruleset, bundled_rulesets, load_ruleset
+from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import FORMAT, Record
+from ..formats.rulesets import bundled_rulesets, load_ruleset
 
 
 class Recorder:

@@ -25,9 +25,10 @@ from ..core.engine import apply, new_game
 from ..core.entries import card_claim
 from ..core.errors import INPUT_ERROR_CODES, RecordError
 from ..core.moves import Bounce, Deal, Move, Place
-from ..core.ruleset import Ruleset, RulesetSource
+from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..formats.record import FORMAT, PublicRecord, Record
+from ..formats.rulesets import RulesetSource
 from .resolver import RulesetResolver
 from .validate import as_recorded, read_structure, replay_record
 

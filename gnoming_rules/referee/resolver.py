@@ -24,7 +24,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from ..core.ruleset import Ruleset, RulesetFiles, RulesetSource, load_ruleset, looks_like_path
+from ..core.ruleset import Ruleset
+from ..formats.rulesets import RulesetFiles, RulesetSource, load_ruleset, looks_like_path
 
 
 class RulesetResolver:

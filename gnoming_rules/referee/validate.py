@@ -66,7 +66,7 @@ from ..core.moves import (
     Reshuffle,
     Reveal,
 )
-from ..core.ruleset import MAX_PILES, Ruleset, RulesetSource
+from ..core.ruleset import MAX_PILES, Ruleset
 from ..core.state import Phase, State
 from ..formats.record import (
     AnyRecord,
@@ -78,6 +78,7 @@ from ..formats.record import (
     parse_record,
     read_record,
 )
+from ..formats.rulesets import RulesetSource
 from .public import Seen, final_problem, start_problem
 from .resolver import RulesetResolver
 

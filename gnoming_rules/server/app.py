@@ -37,8 +37,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import GnomingError
 from ..core.moves import Move
-from ..core.ruleset import bundled_rulesets, load_ruleset
 from ..formats.record import dump_record
+from ..formats.rulesets import bundled_rulesets, load_ruleset
 from .committer import Committer
 from .page import PAGE
 from .protocol import error_message, parse_message, view_message, welcome_message

@@ -27,7 +27,8 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..core.errors import GnomingError, one_line
 from ..core.fields import field_path
-from ..core.ruleset import Ruleset, load_ruleset
+from ..core.ruleset import Ruleset
+from ..formats.rulesets import load_ruleset
 from ..play.bots import default_names
 
 __all__ = ["MAX_MOVE_SECONDS", "TableSpec", "read_spec"]
