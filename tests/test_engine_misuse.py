@@ -9,7 +9,7 @@ import pytest
 from builders import STANDARD, random_move, variant
 
 import gnoming_rules as gr
-from gnoming_rules.core import engine
+from gnoming_rules.core.compiled import MEMO_LIMIT, MoveMemo
 
 BIG = gr.load_ruleset("big-grid")
 
@@ -91,7 +91,7 @@ def test_the_legal_move_cache_forgets_when_full_and_answers_stay_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     rules = variant(layout={"rows": 5, "cols": 5}, players={"min": 2, "max": 3})
-    monkeypatch.setattr(engine, "MEMO_LIMIT", 40)
+    monkeypatch.setattr(rules.compiled.memo, "limit", 40)
     rng = random.Random(5)
     state = gr.new_game(rules, 3)
     sizes = []
@@ -105,3 +105,15 @@ def test_the_legal_move_cache_forgets_when_full_and_answers_stay_the_same(
         sizes.append(len(rules.compiled.memo))
         state = gr.apply(rules, state, random_move(rules, state, rng))
     assert max(sizes) <= 40 and sizes.count(40) >= 1
+
+
+def test_the_legal_move_cache_holds_at_most_its_limit_of_tuples() -> None:
+    """The compiled view's memo is bounded: past its limit it forgets, never grows."""
+    memo = MoveMemo(limit=3)
+    moves = (gr.Reveal(0, 0),)
+    for key in range(10):
+        assert memo.remember((key,), moves) is moves
+        assert len(memo) <= 3
+        assert memo.get((key,)) is moves
+    assert len(memo) == 1 and memo.get((8,)) is None  # the tenth key came after a refill
+    assert STANDARD.compiled.memo.limit == MEMO_LIMIT == 50_000

@@ -22,9 +22,11 @@ from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 
 __all__ = [
     "FILLED_PILES",
+    "MEMO_LIMIT",
     "SET_PILE",
     "CompiledRules",
     "Line",
+    "MoveMemo",
     "discard_variants",
     "grid_lines",
     "move_tables",
@@ -38,6 +40,46 @@ class Line:
     name: str
     slots: tuple[int, ...]
     mask: int
+
+
+MEMO_LIMIT = 50_000
+"""Most legal-move tuples a ruleset's :class:`MoveMemo` keeps (a few MB at most). On a 3x3
+grid a few thousand keys cover every game; a 5x5 grid has millions of them."""
+
+
+class MoveMemo:
+    """The compiled view's cache of legal-move tuples, keyed by what a tuple depends on
+    (the phase, the seat, the masks of its face-up or filled slots, the discard variant).
+
+    Bounded: it holds at most ``limit`` tuples (:data:`MEMO_LIMIT` by default), and when it
+    is full it forgets them all and fills again. A playout asks it twice a step, so a hit
+    must cost one dict lookup: an LRU's bookkeeping would cost more than the rare refill.
+    The tuples are immutable and derived from the rules alone, so forgetting one changes
+    no answer, only the time it takes.
+    """
+
+    __slots__ = ("entries", "limit")
+
+    def __init__(self, limit: int = MEMO_LIMIT) -> None:
+        self.entries: dict[tuple[int, ...], tuple[PlayerMove, ...]] = {}
+        self.limit = limit
+
+    def get(self, key: tuple[int, ...]) -> tuple[PlayerMove, ...] | None:
+        """The tuple remembered for ``key``, or ``None``."""
+        return self.entries.get(key)
+
+    def remember(
+        self, key: tuple[int, ...], moves: tuple[PlayerMove, ...]
+    ) -> tuple[PlayerMove, ...]:
+        """Keep ``moves`` for ``key`` (forgetting every tuple first when full); returns it."""
+        entries = self.entries
+        if len(entries) >= self.limit:
+            entries.clear()
+        entries[key] = moves
+        return moves
+
+    def __len__(self) -> int:
+        return len(self.entries)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -126,10 +168,9 @@ class CompiledRules:
     """The last state known to be one of this ruleset's (checked, or made by ``apply``
     from one that was): the engine skips the shape check for it, which a playout would
     otherwise pay twice a step (``legal_moves``, then ``apply``, on the same state)."""
-    memo: dict[tuple[int, ...], tuple[PlayerMove, ...]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    """Legal-move tuples computed on demand, keyed by what they depend on."""
+    memo: MoveMemo = field(default_factory=MoveMemo, compare=False, repr=False)
+    """Legal-move tuples computed on demand, keyed by what they depend on: a bounded cache
+    (:class:`MoveMemo`)."""
 
     @property
     def reveal_moves(self) -> tuple[tuple[Reveal, ...], ...]:

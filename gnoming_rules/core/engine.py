@@ -207,7 +207,7 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         if found is None:
             filled = state.filled
             bounces = tuple(m for m in rules.bounce_moves[seat] if not filled >> m.slot & 1)
-            found = _remember(rules, bounce_key, bounces + discards)
+            found = rules.memo.remember(bounce_key, bounces + discards)
         return found
     if phase is _REVEAL or phase is _FLIP:
         seat = state.turn if phase is _REVEAL else state.flips_owed[0]
@@ -216,8 +216,8 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         found = rules.memo.get(slot_key)
         if found is None:
             table = rules.reveal_moves if phase is _REVEAL else rules.flip_moves
-            found = _remember(
-                rules, slot_key, tuple(m for m in table[seat] if not up >> m.slot & 1)
+            found = rules.memo.remember(
+                slot_key, tuple(m for m in table[seat] if not up >> m.slot & 1)
             )
         return found
     return ()
@@ -331,21 +331,6 @@ def round_first_player(ruleset: Ruleset, state: State) -> int:
 
 
 # --- legal-move helpers ----------------------------------------------------------------------
-
-
-MEMO_LIMIT = 50_000
-"""Most legal-move tuples a ruleset keeps. On a 3x3 grid a few thousand keys cover every
-game; a 5x5 grid has millions, so a long-running referee forgets them all when full."""
-
-
-def _remember(
-    rules: CompiledRules, key: tuple[int, ...], moves: tuple[PlayerMove, ...]
-) -> tuple[PlayerMove, ...]:
-    memo = rules.memo
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = moves
-    return moves
 
 
 def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:

@@ -5,7 +5,9 @@ replaying a whole record. A validator that checks thousands of records against t
 few rulesets keeps them here. Bundled rulesets and self-contained inline mappings are
 pure data and always cached; rulesets read from files are cached only when the owner
 asks (``cache_files=True``, as the command line does for one run), because a
-long-lived program could otherwise miss an edit to the file.
+long-lived program could otherwise miss an edit to the file. The cache is bounded: it
+keeps the :data:`CACHE_SIZE` rulesets used last (an LRU), so a long-running validator fed
+records that each carry another inline ruleset holds a fixed amount of memory.
 
 A record is input from a stranger, so by default (``files="record"``) the ruleset it
 names may be a bundled name, an inline mapping, or a file inside the record's own
@@ -20,12 +22,18 @@ reads none, and ``files=Path("rules")`` reads only that folder, wherever the rec
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from ..core.ruleset import Ruleset
 from ..formats.rulesets import RulesetFiles, RulesetSource, load_ruleset, looks_like_path
+
+CACHE_SIZE = 256
+"""Most rulesets one resolver keeps (the ones used last): a ruleset and its compiled view
+take some tens of KB, so a full cache stays within a few tens of MB; a corpus names far
+fewer rulesets than that."""
 
 
 class RulesetResolver:
@@ -34,8 +42,8 @@ class RulesetResolver:
     ``files`` limits the ruleset files a record may make it read: ``"record"`` (the
     default: the record's own folder), or as
     :data:`~gnoming_rules.core.ruleset.RulesetFiles` says; ``trusted`` folders are allowed
-    besides. Raises :class:`~gnoming_rules.core.errors.RulesetError` as
-    :func:`load_ruleset` does.
+    besides; ``cache_size`` bounds the rulesets kept (the least recently used goes first).
+    Raises :class:`~gnoming_rules.core.errors.RulesetError` as :func:`load_ruleset` does.
     """
 
     def __init__(
@@ -44,11 +52,13 @@ class RulesetResolver:
         cache_files: bool = False,
         files: Literal["record"] | RulesetFiles = "record",
         trusted: Iterable[str | Path] = (),
+        cache_size: int = CACHE_SIZE,
     ) -> None:
         self.cache_files = cache_files
         self.files = files
         self.trusted = tuple(Path(folder) for folder in trusted)
-        self._cache: dict[tuple[str, ...], Ruleset] = {}
+        self.cache_size = cache_size
+        self._cache: OrderedDict[tuple[str, ...], Ruleset] = OrderedDict()
 
     def allowed(self, base_dir: Path | None) -> RulesetFiles:
         """The files a record in ``base_dir`` (``None``: in no file) may make it read."""
@@ -75,11 +85,21 @@ class RulesetResolver:
         key = self._key(source, base_dir, files)
         if key is None:
             return load_ruleset(source, base_dir=base_dir, files=files)
-        cached = self._cache.get(key)
-        if cached is None:
-            cached = load_ruleset(source, base_dir=base_dir, files=files)
-            self._cache[key] = cached
+        cache = self._cache
+        cached = cache.get(key)
+        if cached is not None:
+            cache.move_to_end(key)
+            return cached
+        cached = load_ruleset(source, base_dir=base_dir, files=files)
+        cache[key] = cached
+        while len(cache) > self.cache_size:
+            cache.popitem(last=False)
         return cached
+
+    @property
+    def cached(self) -> int:
+        """How many rulesets the cache holds (at most ``cache_size``)."""
+        return len(self._cache)
 
     def _key(
         self, source: RulesetSource, base_dir: Path | None, files: RulesetFiles
@@ -110,5 +130,6 @@ def _refuse(value: Any) -> Any:
 
 
 __all__ = [
+    "CACHE_SIZE",
     "RulesetResolver",
 ]
