@@ -6,16 +6,20 @@ back as feedback and that the record written is a game the validator accepts."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from builders import variant
 from kit import ROOT
 
-from gnoming_rules.cli.human import HELP, move_words, parse_move
+import gnoming_rules as gr
+from gnoming_rules.cli.human import HELP, TerminalPlayer, move_words, parse_move
 from gnoming_rules.core.moves import Bounce, Discard, Draw, Place, Reveal
+from gnoming_rules.play.observation import observe
 from gnoming_rules.referee.validate import validate_file
 
 
@@ -149,3 +153,24 @@ def test_typed_moves_read_as_the_record_writes_them(text: str, move: object) -> 
 def test_a_line_that_is_no_move_says_why(text: str, why: str) -> None:
     with pytest.raises(ValueError, match=why):
         parse_move(text, 0, 3)
+
+
+def test_the_terminal_player_reads_piles_by_the_rulesets_count() -> None:
+    """A person typing ``draw discard 2`` at a three-pile table draws from pile 2: the seat's
+    prompt reads moves with the ruleset's number of piles (and refuses pile 3)."""
+    rules = variant(discard={"piles": 3})
+    rng = random.Random(3)
+    state = gr.new_game(rules, 3)
+    while state.is_chance or state.phase is not gr.Phase.DRAW:
+        chance = state.is_chance
+        state = gr.apply(
+            rules,
+            state,
+            gr.sample_chance(rules, state, rng) if chance else gr.legal_moves(rules, state)[0],
+        )
+    seat = state.turn
+    typed = iter(["draw discard 3", "draw discard 2"])
+    written: list[str] = []
+    player = TerminalPlayer(seat, ["Ana", "Bo", "Cy"], lambda: next(typed), written.append)
+    assert player.choose(rules, observe(state, seat)) == Draw(seat, 2)
+    assert any(line.startswith("not a move: pile: must be 0 to 2, got 3") for line in written)
