@@ -8,6 +8,7 @@ import pytest
 
 import gnoming_rules as gr
 from gnoming_rules.core.engine import ENGINE_CODES
+from gnoming_rules.core.errors import DealError, PileError
 
 PLAYER_MOVES = (gr.Reveal, gr.Draw, gr.Place, gr.Bounce, gr.Discard, gr.Flip)
 
@@ -24,6 +25,8 @@ def refused(
     error = caught.value
     assert (error.code, error.rule) == (code, rule), error.message
     assert error.code in ENGINE_CODES
+    kinds = {"wrong-pile": PileError, "not-the-deck": DealError}  # typed by kind
+    assert type(error) is kinds.get(error.code, gr.IllegalMove), (type(error), error.code)
     assert error.message.strip() and "\n" not in error.message
     assert str(error) == f"{error.code}: {error.message}"
     explained = gr.explain(ruleset, state, move)

@@ -80,7 +80,7 @@ def test_a_state_before_its_first_deal_fits_any_ruleset_that_seats_its_players()
 def test_a_deal_or_reshuffle_that_is_no_list_is_refused_with_its_code(cards: object) -> None:
     state = gr.new_game(STANDARD, 3)
     refusal = gr.explain(STANDARD, state, gr.Deal(cards))  # type: ignore[arg-type]
-    assert refusal is not None and (refusal.code, refusal.rule) == ("bad-deal", "3.1")
+    assert refusal is not None and (refusal.code, refusal.rule) == ("not-the-deck", "3.1")
     assert "must be a list of cards" in refusal.message and "\n" not in refusal.message
     state = _reshuffle_due()
     refusal = gr.explain(STANDARD, state, gr.Reshuffle(cards))  # type: ignore[arg-type]

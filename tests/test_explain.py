@@ -110,7 +110,7 @@ def test_explain_covers_chance_events() -> None:
     deal = arranged_deal(STANDARD, 3)
     assert gr.explain(STANDARD, state, deal) is None
     short = gr.explain(STANDARD, state, gr.Deal(deal.cards[1:]))
-    assert short is not None and (short.code, short.rule) == ("bad-deal", "3.1")
+    assert short is not None and (short.code, short.rule) == ("not-the-deck", "3.1")
     stray = gr.explain(STANDARD, state, gr.Reshuffle(()))
     assert stray is not None and (stray.code, stray.rule) == ("wrong-phase", "8.7")
 

@@ -42,7 +42,7 @@ def test_rule_1_2_a_deal_with_other_face_values_is_refused() -> None:
     state = gr.new_game(STANDARD, 3)
     cards = list(arranged_deal(STANDARD, 3).cards)
     cards[cards.index(12)] = 13  # one 12 printed as a 13: not a card of this deck
-    error = refused(STANDARD, state, gr.Deal(tuple(cards)), "bad-deal", "3.1")
+    error = refused(STANDARD, state, gr.Deal(tuple(cards)), "not-the-deck", "3.1")
     assert "13" in error.message
 
 
@@ -68,7 +68,7 @@ def test_rule_1_3_a_deal_holds_faces_only() -> None:
     cards = list(arranged_deal(STANDARD, 3).cards)
     for bad in (True, "x", 7.0, "?"):
         wrong = (*cards[:-1], bad)
-        error = refused(STANDARD, state, gr.Deal(wrong), "bad-deal", "3.1")  # type: ignore[arg-type]
+        error = refused(STANDARD, state, gr.Deal(wrong), "not-the-deck", "3.1")  # type: ignore[arg-type]
         assert "item 109" in error.message
 
 
@@ -92,8 +92,8 @@ def test_toggle_deck_changes_the_cards_dealt_and_checked() -> None:
     accepted(thirteens, state, dealt)
     # A deal of the standard deck is not a deal of this one, and the other way round.
     standard_deal = arranged_deal(STANDARD, 3)
-    refused(thirteens, state, standard_deal, "bad-deal", "3.1")
-    refused(STANDARD, gr.new_game(STANDARD, 3), dealt, "bad-deal", "3.1")
+    refused(thirteens, state, standard_deal, "not-the-deck", "3.1")
+    refused(STANDARD, gr.new_game(STANDARD, 3), dealt, "not-the-deck", "3.1")
     # The new face scores like any positive card and makes sets.
     layout = [13, 13, 13, 1, 2, 3, 4, 6, 7]
     assert gr.score_layout(thirteens, layout) == -13 + 1 + 2 + 3 + 4 + 6 + 7

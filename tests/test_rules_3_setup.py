@@ -31,9 +31,9 @@ def test_rule_3_1_the_deal_is_the_whole_deck_in_shuffled_order() -> None:
 def test_rule_3_1_a_deal_that_is_not_the_deck_is_refused() -> None:
     state = gr.new_game(STANDARD, 3)
     cards = arranged_deal(STANDARD, 3).cards
-    short = refused(STANDARD, state, gr.Deal(cards[:-1]), "bad-deal", "3.1")
+    short = refused(STANDARD, state, gr.Deal(cards[:-1]), "not-the-deck", "3.1")
     assert "110" in short.message and "109" in short.message and "missing" in short.message
-    extra = refused(STANDARD, state, gr.Deal((*cards, 7)), "bad-deal", "3.1")
+    extra = refused(STANDARD, state, gr.Deal((*cards, 7)), "not-the-deck", "3.1")
     assert "not expected 1x 7" in extra.message
 
 

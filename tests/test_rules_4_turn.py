@@ -69,8 +69,8 @@ def test_rule_4_1_an_empty_draw_pile_cannot_be_drawn_from() -> None:
 
 def test_rule_4_1_a_pile_is_0_or_1() -> None:
     state = _game()
-    refused(STANDARD, state, gr.Draw(0, 2), "bad-pile", "4.1")
-    refused(STANDARD, state, gr.Draw(0, -1), "bad-pile", "4.1")
+    refused(STANDARD, state, gr.Draw(0, 2), "wrong-pile", "4.1")
+    refused(STANDARD, state, gr.Draw(0, -1), "wrong-pile", "4.1")
 
 
 def test_rule_4_1_a_turn_begins_with_the_draw() -> None:
@@ -151,7 +151,7 @@ def test_rule_4_4_a_hazard_is_removed_from_the_game_instead() -> None:
     assert state.held == H
     assert discards(0, None) <= offered(STANDARD, state)
     assert not discards(0, 0, 1) & offered(STANDARD, state)
-    refused(STANDARD, state, gr.Discard(0, 0), "bad-pile", "6.1")
+    refused(STANDARD, state, gr.Discard(0, 0), "wrong-pile", "6.1")
     after = accepted(STANDARD, state, gr.Discard(0))
     assert after.removed == (H,) and after.discard_piles == ((4,), (-2,))
     assert after.held is None and after.phase is gr.Phase.FLIP
@@ -159,8 +159,8 @@ def test_rule_4_4_a_hazard_is_removed_from_the_game_instead() -> None:
 
 def test_rule_4_4_a_number_card_must_name_an_existing_pile() -> None:
     state = play(STANDARD, _game(), gr.Draw(0))
-    refused(STANDARD, state, gr.Discard(0), "bad-pile", "4.4")
-    refused(STANDARD, state, gr.Discard(0, 2), "bad-pile", "4.4")
+    refused(STANDARD, state, gr.Discard(0), "wrong-pile", "4.4")
+    refused(STANDARD, state, gr.Discard(0, 2), "wrong-pile", "4.4")
 
 
 def test_rule_4_5_a_card_taken_from_a_discard_pile_must_be_played() -> None:

@@ -287,7 +287,7 @@ def test_the_engine_itself_refuses_a_pile_for_a_hazard() -> None:
     rules = gr.load_ruleset("standard")
     assert replay.state is not None and replay.state.held == gr.HAZARD
     refusal = gr.explain(rules, replay.state, gr.Discard(0, 1))
-    assert refusal is not None and (refusal.code, refusal.rule) == ("bad-pile", "6.1")
+    assert refusal is not None and (refusal.code, refusal.rule) == ("wrong-pile", "6.1")
 
 
 def test_a_non_hazard_discard_without_a_pile_is_a_bad_record_at_that_move() -> None:

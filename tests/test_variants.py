@@ -457,7 +457,7 @@ def test_one_pile_draws_and_discards_name_pile_0_only() -> None:
     assert state.discard_piles == ((5,),) and state.draw_pile[0] == 9
     assert gr.legal_moves(ONE_PILE, state) == (gr.Draw(0), gr.Draw(0, 0))
     refusal = gr.explain(ONE_PILE, state, gr.Draw(0, 1))
-    assert refusal is not None and refusal.code == "bad-pile"
+    assert refusal is not None and refusal.code == "wrong-pile"
     assert refusal.message == "pile 1 does not exist (0)"
     state = gr.apply(ONE_PILE, state, gr.Draw(0))
     discards = [move for move in gr.legal_moves(ONE_PILE, state) if isinstance(move, gr.Discard)]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, get_args
 
 from .cards import HAZARD, MULLIGAN, Face, a_card, face_text, is_face
 from .compiled import CompiledRules
-from .errors import ErrorCode, IllegalMove, RuleCode, UsageError, quoted
+from .errors import DealError, ErrorCode, IllegalMove, PileError, RuleCode, UsageError, quoted
 from .moves import (
     Bounce,
     ChanceEvent,
@@ -43,9 +43,12 @@ from .ruleset import Ruleset
 from .scoring import layout_score
 from .state import WAITING_FOR, Phase, State, View, below_tops, initial_state
 
-ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "bad-deal", "bad-pile")
+ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "not-the-deck", "wrong-pile")
 """Every code an :class:`~gnoming_rules.core.errors.IllegalMove` from :func:`apply` can carry:
-the rule refusals, a deal that is not the deck, and a pile that does not fit the move."""
+the rule refusals, a deal that is not the deck (a
+:class:`~gnoming_rules.core.errors.DealError`), and a pile that does not fit the move (a
+:class:`~gnoming_rules.core.errors.PileError`). None is a record's own code: the record
+layer decides those."""
 
 # Final: compiled, a Final name is a C static, not a lookup in the module's dict.
 _DEAL: Final = Phase.DEAL
@@ -575,8 +578,8 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
              0, False, owed, out, scores),
         )  # fmt: skip
     if type(pile) is not int or not 0 <= pile < rules.piles:
-        raise IllegalMove(
-            "bad-pile", "4.1", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
+        raise PileError(
+            "wrong-pile", "4.1", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     source = piles[pile]
     if not source:
@@ -671,8 +674,8 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     piles = state.discard_piles
     if held == HAZARD:
         if pile is not None:
-            raise IllegalMove(
-                "bad-pile", "6.1", "a hazard leaves the game: its discard names no pile"
+            raise PileError(
+                "wrong-pile", "6.1", "a hazard leaves the game: its discard names no pile"
             )
         removed = (*state.removed, HAZARD)
         owed = owed_flips(rules, state, state.turn)
@@ -685,9 +688,9 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         return finish_turn(rules, state, state.face_up, piles, removed)
     if type(pile) is not int or not 0 <= pile < rules.piles:
         if pile is None:
-            raise IllegalMove("bad-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
-        raise IllegalMove(
-            "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
+            raise PileError("wrong-pile", "4.4", f"the discard of {a_card(held)} must name a pile")
+        raise PileError(
+            "wrong-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     top = piles[pile]
     if top and not all(piles):
@@ -752,7 +755,7 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
     _check_same_cards(
         cards,
         rules.deck_counts,
-        code="bad-deal",
+        code="not-the-deck",
         rule="3.1",
         what="the deal",
         whose="the whole deck",
@@ -833,11 +836,13 @@ def _check_same_cards(
     what: str,
     whose: str,
 ) -> None:
-    """Refuse ``cards`` unless they are exactly the multiset ``expected`` (``whose`` cards)."""
+    """Refuse ``cards`` unless they are exactly the multiset ``expected`` (``whose`` cards):
+    a :class:`DealError` for a deal (``not-the-deck``), else an :class:`IllegalMove`."""
+    kind = DealError if code == "not-the-deck" else IllegalMove
     if not isinstance(cards, (tuple, list)):
         plain = cards is None or isinstance(cards, (int, float, str))
         shown = repr(cards)[:40] if plain else f"a {type(cards).__name__}"
-        raise IllegalMove(code, rule, f"{what} must be a list of cards, got {shown}")
+        raise kind(code, rule, f"{what} must be a list of cards, got {shown}")
     # Only faces (no True for 1): counting them is safe. The common case, compared as plain
     # dicts (in C, twice as fast as Counter's ==), which is the same here: neither holds zeros.
     if set(map(type, cards)) <= _FACE_TYPES and dict.__eq__(Counter(cards), expected):
@@ -845,7 +850,7 @@ def _check_same_cards(
     faces: list[Face] = []
     for index, card in enumerate(cards):
         if not is_face(card):
-            raise IllegalMove(code, rule, f"{what}: item {index} ({quoted(card)}) is not a card")
+            raise kind(code, rule, f"{what}: item {index} ({quoted(card)}) is not a card")
         faces.append(card)
     got = Counter(faces)
     if got == expected:
@@ -857,7 +862,7 @@ def _check_same_cards(
         parts.append("missing " + _count_text(missing))
     if extra:
         parts.append("not expected " + _count_text(extra))
-    raise IllegalMove(code, rule, "; ".join(parts))
+    raise kind(code, rule, "; ".join(parts))
 
 
 def _listed(items: Sequence[object]) -> str:

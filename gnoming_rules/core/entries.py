@@ -2,8 +2,10 @@
 a plain dict.
 
 The move layer owns its notation, as ``chess`` hands SAN to ``Board.parse_san``: this is
-the one place that reads an entry into a move and writes a move as an entry, and that
-says which card a move shows the table (its ``card`` claim). The record reader checks an
+the one place that reads an entry into a move and writes a move as an entry, that says
+which card a move shows the table (its ``card`` claim), and what a move means when the
+notation lets it say more than the move (:func:`played_move`: a hazard's discard that
+names a pile). The record reader checks an
 entry's *form* with the record's schema, then the validator reads it here; a server that
 takes moves as JSON, or a tool that edits records, uses the same functions.
 
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple, Protocol
 
-from .cards import Face
+from .cards import HAZARD, Face
 from .errors import RecordError
 from .fields import FieldReader
 from .moves import (
@@ -51,6 +53,7 @@ __all__ = [
     "card_claim",
     "move_from_entry",
     "move_to_entry",
+    "played_move",
     "read_entry",
 ]
 
@@ -121,6 +124,19 @@ def card_claim(move: Move, after: State) -> Face | None:
     if kind is Reveal or kind is Flip:
         return after.cards[move.player][move.slot]  # type: ignore[union-attr]
     return None
+
+
+def played_move(
+    table: MoveTable, state: State, move: PlayerMove | Reshuffle
+) -> PlayerMove | Reshuffle:
+    """The move an entry's move stands for in ``state``: the notation lets a hazard's
+    ``discard`` name a pile, which means nothing, since a hazard goes on no pile (the record
+    format: ``pile`` is "required unless the card is a hazard"; docs/decisions.md, record
+    reading 2): that is the hazard's discard. Any other move is itself, for the engine to
+    judge."""
+    if type(move) is Discard and state.held == HAZARD and move.pile is not None:
+        return table.discard_moves[move.player][-1]
+    return move
 
 
 CLAIM_VERBS: Final[dict[type, str]] = {

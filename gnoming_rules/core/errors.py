@@ -9,6 +9,8 @@ The tree (modelled on httpx's ``_exceptions.py``)::
     |   +-- DuplicateKeyError     ... because a mapping repeats a key
     +-- RulesetError              a ruleset that cannot be found or played
     +-- IllegalMove               a move the rules refuse in this state (carries ``rule``)
+    |   +-- PileError             ... because its pile does not fit it (wrong-pile)
+    |   +-- DealError             ... because it is a deal that is not the deck (not-the-deck)
     +-- UsageError                the API called with something it cannot work with
         +-- LayoutError           the scorer given something that is not a layout
 
@@ -44,8 +46,9 @@ RuleCode: TypeAlias = Literal[
     "bad-reshuffle",
     "moves-after-end",
 ]
-"""A move the rules refuse (an :class:`IllegalMove`; the engine also refuses a deal that is
-not the deck with ``bad-deal``)."""
+"""A move the rules refuse (an :class:`IllegalMove`), as a record's verdict names it too.
+The engine's two other refusals, :class:`PileError` and :class:`DealError`, have codes of
+their own (:data:`LibraryCode`), which a record's verdict reports as its input errors."""
 ClaimCode: TypeAlias = Literal[
     "card-mismatch", "score-mismatch", "result-mismatch", "impossible-card"
 ]
@@ -57,7 +60,8 @@ LibraryCode: TypeAlias = Literal[
     "bad-ruleset",
     "bad-state",
     "bad-yaml",
-    "bad-pile",
+    "wrong-pile",
+    "not-the-deck",
     "bad-layout",
     "bad-setup",
     "state-mismatch",
@@ -73,17 +77,18 @@ LibraryCode: TypeAlias = Literal[
     "worker-crashed",
 ]
 """The library's own codes: ``bad-ruleset`` (:class:`RulesetError`), ``bad-state``
-(:class:`StateError`), ``bad-yaml`` (:class:`UnreadableYamlError`), ``bad-pile`` (an
-:class:`IllegalMove`: a discard or draw whose pile does not fit, which a record's verdict
-reports as ``bad-record``), and the :class:`UsageError` codes: ``bad-layout``
-(:class:`LayoutError`), ``bad-setup`` (``new_game``: a player count or seat that does not
-fit), ``state-mismatch`` (a state another ruleset made), ``bad-seat`` (``observe``: no
-such seat), ``bad-observation`` (a :class:`StateError`: reading an observation's JSON
-form), ``hidden-card`` (``legal_moves`` and ``explain`` from a view that hides the card
-the decision depends on), ``no-player-to-move`` (``State.to_move`` while chance decides
-or after the game), ``bot-stuck`` (``play_game``: the game did not end), ``bad-action``
-(an adapter's action number that is not in its action space), ``bad-output`` (``gnoming
-stats --out`` given a file kind it does not write), ``missing-extra`` and
+(:class:`StateError`), ``bad-yaml`` (:class:`UnreadableYamlError`), the engine's
+``wrong-pile`` (:class:`PileError`: a discard or draw whose pile does not fit) and
+``not-the-deck`` (:class:`DealError`: a deal that is not the deck), which the record layer
+reports as a record's ``bad-record`` and ``bad-deal``, and the :class:`UsageError` codes:
+``bad-layout`` (:class:`LayoutError`), ``bad-setup`` (``new_game``: a player count or seat
+that does not fit), ``state-mismatch`` (a state another ruleset made), ``bad-seat``
+(``observe``: no such seat), ``bad-observation`` (a :class:`StateError`: reading an
+observation's JSON form), ``hidden-card`` (``legal_moves`` and ``explain`` from a view that
+hides the card the decision depends on), ``no-player-to-move`` (``State.to_move`` while
+chance decides or after the game), ``bot-stuck`` (``play_game``: the game did not end),
+``bad-action`` (an adapter's action number that is not in its action space), ``bad-output``
+(``gnoming stats --out`` given a file kind it does not write), ``missing-extra`` and
 ``dask-unavailable`` (an optional extra that is not installed, or a Dask scheduler that
 cannot be reached); ``worker-crashed`` is the verdict code of a record whose validation
 crashed a worker process (:mod:`gnoming_rules.corpus.distributed`)."""
@@ -248,6 +253,19 @@ class IllegalMove(GnomingError):
         self.rule = rule
 
 
+class PileError(IllegalMove):
+    """A move whose ``pile`` does not fit it (code ``wrong-pile``): a pile that does not
+    exist (rule 4.1, 4.4), a number card's discard that names none (4.4), a hazard's that
+    names one (6.1). In a record, such an entry is malformed: its verdict says
+    ``bad-record`` at that move, without a rule (docs/record-format.md)."""
+
+
+class DealError(IllegalMove):
+    """A deal that is not exactly the deck (code ``not-the-deck``, rule 3.1): not a list,
+    a value that is no card, or other cards. A record's verdict says ``bad-deal`` at its
+    round."""
+
+
 class UsageError(GnomingError, ValueError):
     """The API was called with something it cannot work with: a player count outside the
     ruleset's (``bad-setup``), a state another ruleset made (``state-mismatch``), a seat
@@ -385,6 +403,7 @@ __all__ = [
     "LIBRARY_CODES",
     "MAX_PROBLEMS",
     "ClaimCode",
+    "DealError",
     "DuplicateKeyError",
     "ErrorCode",
     "GnomingError",
@@ -392,6 +411,7 @@ __all__ = [
     "InputCode",
     "LayoutError",
     "LibraryCode",
+    "PileError",
     "RecordError",
     "RecordProblem",
     "RuleCode",

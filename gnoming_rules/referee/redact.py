@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.cards import Face, sorted_faces
 from ..core.engine import apply, new_game
-from ..core.entries import card_claim
+from ..core.entries import card_claim, played_move
 from ..core.errors import INPUT_ERROR_CODES, RecordError
 from ..core.moves import Bounce, Deal, Move, Place
 from ..core.ruleset import Ruleset
@@ -30,7 +30,7 @@ from ..core.state import Phase, State
 from ..formats.record import FORMAT, PublicRecord, Record
 from ..formats.rulesets import RulesetSource
 from .resolver import RulesetResolver
-from .validate import as_recorded, read_structure, replay_record
+from .validate import read_structure, replay_record
 
 _REQUIRED = frozenset({"reveal", "flip", "draw"})
 """Actions whose ``card`` a public record always names."""
@@ -123,7 +123,7 @@ def _apply(rules: Ruleset, state: State, move: Move) -> State:
     too)."""
     if isinstance(move, Deal):
         return apply(rules, state, move)
-    return apply(rules, state, as_recorded(rules.compiled, state, move))
+    return apply(rules, state, played_move(rules.compiled, state, move))
 
 
 def _start(rules: Ruleset, players: int, deal: Deal) -> dict[str, Any]:

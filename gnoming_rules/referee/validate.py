@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
-from ..core.cards import HAZARD, HIDDEN, Face, a_card
+from ..core.cards import HIDDEN, Face, a_card
 from ..core.engine import HANDLERS, apply, new_game
 from ..core.entries import (
     CLAIM_VERBS,
@@ -38,15 +38,18 @@ from ..core.entries import (
     MoveTable,
     card_claim,
     move_to_entry,
+    played_move,
     read_entry,
     seats_text,
 )
 from ..core.errors import (
     INPUT_ERROR_CODES,
     MAX_PROBLEMS,
+    DealError,
     ErrorCode,
     GnomingError,
     IllegalMove,
+    PileError,
     RecordError,
     RecordProblem,
     RulesetError,
@@ -375,7 +378,7 @@ def replay_record(
         if Counter(deal.cards) != deck:  # the engine says what is wrong with it
             try:
                 apply(rules, start, deal)
-            except IllegalMove as refusal:
+            except DealError as refusal:  # a record's bad-deal
                 message = f"rounds[{index}].deal: {refusal.message}"
                 return refused("bad-deal", message, index, rules)
         deals.append(deal)
@@ -589,17 +592,14 @@ def _replay(
         for move_index, (move, card) in enumerate(steps):
             kind = type(move)
             if kind is Discard:
-                move = as_recorded(table, state, move)  # noqa: PLW2901
+                move = played_move(table, state, move)  # noqa: PLW2901
             try:
                 if seen is not None and kind is Reshuffle:  # the order nobody saw
                     after = seen.reshuffle(rules, state)
                 else:
                     after = handlers[kind](table, state, move)
             except IllegalMove as refusal:
-                code = RECORD_CODE.get(refusal.code, refusal.code)
-                rule = None if code == "bad-record" else refusal.rule
-                error = VerdictError(round_index, move_index, code, rule, refusal.message)
-                return stop(state, error)
+                return stop(state, refused_move(refusal, round_index, move_index))
             if card is not None:
                 shown = card_claim(move, after)
                 if shown != card:
@@ -667,16 +667,6 @@ def _replay(
     return Replay(_verdict(state, None, information), record, rules, state)
 
 
-def as_recorded(
-    table: MoveTable, state: State, move: PlayerMove | Reshuffle
-) -> PlayerMove | Reshuffle:
-    """The move a record's entry means in ``state``: a hazard's discard that names a pile is
-    one that names none (docs/decisions.md, record reading 2); any other move is itself."""
-    if type(move) is Discard and state.held == HAZARD and move.pile is not None:
-        return table.discard_moves[move.player][-1]
-    return move
-
-
 def _round(record: AnyRecord, index: int) -> Round | PublicRound:
     return record.rounds[index]
 
@@ -697,10 +687,14 @@ def _learn(seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face) -
     return after._replace(held=card)
 
 
-RECORD_CODE: dict[str, ErrorCode] = {"bad-pile": "bad-record"}
-"""The engine's refusals that a record's verdict reports under another code: a discard
-whose pile does not fit the card is a malformed entry in a record (the record format: "a non-hazard
-with no pile: ``bad-record`` at that move"); the rule number is then dropped."""
+def refused_move(refusal: IllegalMove, round_index: int, move_index: int) -> VerdictError:
+    """The verdict's error for the engine's refusal of a record's move: the one place where
+    the record's code is decided. A :class:`~gnoming_rules.core.errors.PileError` is a
+    malformed entry (the record format: "a non-hazard with no pile: ``bad-record`` at that
+    move"), with no rule number; any other refusal keeps its code and rule."""
+    if type(refusal) is PileError:
+        return VerdictError(round_index, move_index, "bad-record", None, refusal.message)
+    return VerdictError(round_index, move_index, refusal.code, refusal.rule, refusal.message)
 
 
 def _result_mismatch(state: State, result: Result) -> str | None:
