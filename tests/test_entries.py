@@ -4,6 +4,7 @@ Recorder's entries read back as the game's moves, and malformed entries get ``ba
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -14,6 +15,9 @@ from strategies import RecordedGame, recorded_games
 
 import gnoming_rules as gr
 from gnoming_rules.core import card_claim, move_from_entry, move_to_entry
+from gnoming_rules.formats import dump_record
+from gnoming_rules.play import play_game
+from gnoming_rules.referee import replay_bytes
 
 ENTRY_ROUND_TRIP: Final = "entry-round-trip"
 
@@ -86,47 +90,78 @@ def test_a_card_claim_or_a_pile_named_for_a_hazard_is_read_as_records_allow() ->
     assert move_from_entry(draw) == gr.Draw(1, 0)
 
 
-NOT_A_CARD = 'not a card: write an integer, "H", "M" or a face name, got'
+NOT_A_CARD = 'not a card: write an integer, "H", "M" or a face name (K), got'
+
+MALFORMED: Final = [
+    ([], "must be a mapping, got []"),
+    ({"player": 0}, "action: missing field"),
+    ({"action": "pass", "player": 0}, 'action: unknown action "pass" (one of reveal, draw,'),
+    ({"action": "deal", "cards": []}, 'action: unknown action "deal"'),
+    ({"action": "place", "player": 0}, "slot: missing field"),
+    ({"action": "place", "player": 0, "slot": 1, "pile": 0}, "pile: unknown field"),
+    ({"action": "discard", "player": 0, "card": 5}, "card: unknown field"),
+    ({"action": "place", "player": True, "slot": 1}, "player: must be an integer, got true"),
+    ({"action": "place", "player": -1, "slot": 1}, "player: must be at least 0, got -1"),
+    ({"action": "place", "player": 0, "slot": "4"}, 'slot: must be an integer, got "4"'),
+    ({"action": "place", "player": 0, "slot": 4.0}, "slot: must be an integer, got 4.0"),
+    ({"action": "flip", "player": 0, "slot": 1, "card": 1.5}, f"card: {NOT_A_CARD} 1.5"),
+    ({"action": "draw", "player": 0, "source": "hand"}, "source: must be 'deck' or 'discard'"),
+    (
+        {"action": "draw", "player": 0, "source": "deck", "pile": 1},
+        "pile: a draw from the deck names no pile",
+    ),
+    (
+        {"action": "draw", "player": 0, "source": "discard"},
+        "pile: a draw from the discard must name its pile, 0 or 1",
+    ),
+    ({"action": "discard", "player": 0, "pile": 2}, "pile: must be 0 or 1, got 2"),
+    ({"action": "discard", "player": 0, "pile": -1}, "pile: must be a discard pile (0, 1, ...)"),
+    ({"action": "reveal", "player": 3, "slot": 0}, "player: seat 3 does not exist (3 players"),
+    ({"action": "reshuffle", "cards": [3, "x"]}, f'cards[1]: {NOT_A_CARD} "x"'),
+    ({"action": "reshuffle", "cards": "3 4"}, 'cards: must be a list, got "3 4"'),
+]
+"""Malformed entries, and the words of the problem (after the field's path)."""
 
 
-@pytest.mark.parametrize(
-    ("entry", "message"),
-    [
-        ([], "a move entry must be a mapping, got list"),
-        ({"player": 0}, "action: missing"),
-        ({"action": "pass", "player": 0}, "action: must be one of reveal, draw, place, bounce"),
-        ({"action": "deal", "cards": []}, "action: must be one of"),
-        ({"action": "place", "player": 0}, "slot: missing"),
-        ({"action": "place", "player": 0, "slot": 1, "pile": 0}, "pile: unknown field"),
-        ({"action": "discard", "player": 0, "card": 5}, "card: unknown field"),
-        ({"action": "place", "player": True, "slot": 1}, "player: must be an integer, got true"),
-        ({"action": "place", "player": -1, "slot": 1}, "player: must be at least 0, got -1"),
-        ({"action": "place", "player": 0, "slot": "4"}, 'slot: must be an integer, got "4"'),
-        ({"action": "place", "player": 0, "slot": 4.0}, "slot: must be an integer, got 4.0"),
-        ({"action": "flip", "player": 0, "slot": 1, "card": 1.5}, f"card: {NOT_A_CARD} 1.5"),
-        ({"action": "draw", "player": 0, "source": "hand"}, "source: must be one of deck, discard"),
-        (
-            {"action": "draw", "player": 0, "source": "deck", "pile": 1},
-            "pile: a draw from the deck",
-        ),
-        (
-            {"action": "draw", "player": 0, "source": "discard"},
-            "pile: a draw from the discard must",
-        ),
-        ({"action": "discard", "player": 0, "pile": 2}, "pile: must be 0 to 1, got 2"),
-        ({"action": "reshuffle", "cards": [3, "x"]}, f'cards[1]: {NOT_A_CARD} "x"'),
-        ({"action": "reshuffle", "cards": "3 4"}, 'cards: must be a list, got "3 4"'),
-    ],
-)
+@pytest.mark.parametrize(("entry", "message"), MALFORMED)
 def test_a_malformed_entry_gets_bad_record_naming_the_field(entry: Any, message: str) -> None:
     with pytest.raises(gr.RecordError) as refused:
-        move_from_entry(entry)
+        move_from_entry(entry, players=3)
     assert refused.value.code == "bad-record"
     assert refused.value.message.startswith(message)
+
+
+def _record_holding(entry: object) -> dict[str, Any]:
+    """A three-seat standard record whose first round's first move is ``entry``."""
+    record, _ = play_game(gr.load_ruleset("standard"), players=3, seed=1)
+    data: dict[str, Any] = json.loads(dump_record(record))
+    data["rounds"] = data["rounds"][:1]
+    data["rounds"][0]["moves"] = [entry]
+    data.pop("result", None)
+    data["rounds"][0].pop("scores", None)
+    return data
+
+
+@pytest.mark.parametrize(("entry", "message"), MALFORMED)
+def test_an_entry_alone_and_in_a_record_get_the_same_words(entry: Any, message: str) -> None:
+    """One wording per problem: the record's verdict says what ``move_from_entry`` says,
+    after the move's path (the entry forms and their reading have one owner)."""
+    with pytest.raises(gr.RecordError) as alone:
+        move_from_entry(entry, players=3)
+    verdict = replay_bytes(json.dumps(_record_holding(entry)).encode()).verdict
+    assert verdict.error is not None
+    assert (verdict.error.code, verdict.error.round, verdict.error.move) == ("bad-record", 0, 0)
+    first = alone.value.message.split(" (and ")[0]
+    field = re.match(r"^[a-z_]+[\[:]", first)  # the message starts with the field's path
+    expected = f"rounds[0].moves[0]{'.' if field else ': '}{first}"
+    assert verdict.error.message.split(" (and ")[0] == expected
 
 
 def test_players_bounds_the_seat() -> None:
     entry = {"action": "reveal", "player": 3, "slot": 0}
     assert move_from_entry(entry) == gr.Reveal(3, 0)
-    with pytest.raises(gr.RecordError, match=r"^bad-record: player: must be 0 to 2, got 3$"):
+    with pytest.raises(
+        gr.RecordError,
+        match=r"^bad-record: player: seat 3 does not exist \(3 players: seats 0 to 2\)$",
+    ):
         move_from_entry(entry, players=3)

@@ -5,9 +5,10 @@ The move layer owns its notation, as ``chess`` hands SAN to ``Board.parse_san``:
 the one place that reads an entry into a move and writes a move as an entry, that says
 which card a move shows the table (its ``card`` claim), and what a move means when the
 notation lets it say more than the move (:func:`played_move`: a hazard's discard that
-names a pile). The record reader checks an
-entry's *form* with the record's schema, then the validator reads it here; a server that
-takes moves as JSON, or a tool that edits records, uses the same functions.
+names a pile). An entry's *form* (its fields and their types) is declared once, in
+:mod:`~gnoming_rules.core.entry_forms`, which the record's models are made of; a server
+that takes moves as JSON, or a tool that edits records, reads them with the same
+functions, and gets the same words for the same problem.
 
 ``move_to_entry(Draw(2, 1), card=7)`` gives
 ``{"action": "draw", "player": 2, "source": "discard", "pile": 1, "card": 7}``;
@@ -28,8 +29,8 @@ from collections.abc import Mapping
 from typing import Any, Final, NamedTuple, Protocol
 
 from .cards import HAZARD, Face
+from .entry_forms import checked_entry
 from .errors import RecordError
-from .fields import FieldReader
 from .moves import (
     PLAYER_MOVE_TYPES,
     Bounce,
@@ -56,17 +57,6 @@ __all__ = [
     "played_move",
     "read_entry",
 ]
-
-_FIELDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "reveal": (("player", "slot"), ("card",)),
-    "draw": (("player", "source"), ("pile", "card")),
-    "place": (("player", "slot"), ("card",)),
-    "bounce": (("player", "slot"), ("card",)),
-    "discard": (("player",), ("pile",)),
-    "flip": (("player", "slot"), ("card",)),
-    "reshuffle": (("cards",), ()),
-}
-"""Per action: (required fields, optional fields), besides ``action`` (the record format, Moves)."""
 
 _SLOT_MOVES: Final[dict[str, type[Reveal | Place | Bounce | Flip]]] = {
     "reveal": Reveal,
@@ -183,10 +173,10 @@ def move_from_entry(
         ...     move_from_entry({"action": "draw", "player": 5, "source": "deck"}, players=4)
         ... except gr.RecordError as error:
         ...     print(error.code, "|", error.message)
-        bad-record | player: must be 0 to 3, got 5
+        bad-record | player: seat 5 does not exist (4 players: seats 0 to 3)
     """
-    _check_form(entry, players, piles)
-    read = read_entry(entry, players if players is not None else _ANY_SEAT, piles=piles)
+    checked = checked_entry(entry)  # the form, as a record's reader checks it
+    read = read_entry(checked, players if players is not None else _ANY_SEAT, piles=piles)
     if isinstance(read, Malformed):
         raise RecordError("bad-record", f"{read.field}: {read.message}")
     return read[0]
@@ -262,28 +252,3 @@ def read_entry(
 def seats_text(players: int) -> str:
     """``3 players: seats 0 to 2``; ``1 player: seat 0``."""
     return f"{players} players: seats 0 to {players - 1}" if players > 1 else "1 player: seat 0"
-
-
-def _check_form(entry: object, players: int | None, piles: int) -> None:
-    """Refuse an entry not of the record format's form (``bad-record`` naming the field)."""
-    read = FieldReader(lambda message: RecordError("bad-record", message))
-    if not isinstance(entry, Mapping):
-        read.fail("", f"a move entry must be a mapping, got {type(entry).__name__}")
-    if "action" not in entry:
-        read.fail("action", "missing")
-    action = read.choice(entry["action"], "action", tuple(_FIELDS))
-    required, optional = _FIELDS[action]
-    read.mapping(entry, "", ("action", *required), optional)
-    if action == "reshuffle":
-        read.faces(entry["cards"], "cards")
-        return
-    high = None if players is None else players - 1
-    read.integer(entry["player"], "player", 0, high)
-    read.optional_face(entry.get("card"), "card")
-    if action == "draw":
-        read.choice(entry["source"], "source", ("deck", "discard"))
-        read.optional_integer(entry.get("pile"), "pile", 0, piles - 1)
-    elif action == "discard":
-        read.optional_integer(entry.get("pile"), "pile", 0, piles - 1)
-    else:
-        read.integer(entry["slot"], "slot")

@@ -24,7 +24,7 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal, NotRequired, TypeAlias
+from typing import Annotated, Any, Final, Literal, TypeAlias
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, TypeAdapter
@@ -32,12 +32,29 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic.annotated_handlers import GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, ErrorDetails, core_schema, from_json
-from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
-from ..core.cards import Face
+from ..core.entry_forms import (
+    ACTIONS,
+    BounceEntry,
+    CardFace,
+    DiscardEntry,
+    DrawEntry,
+    FlipEntry,
+    Int64,
+    MoveEntry,
+    Pile,
+    PlaceEntry,
+    PublicDrawEntry,
+    PublicFlipEntry,
+    PublicMoveEntry,
+    PublicReshuffleEntry,
+    PublicRevealEntry,
+    ReshuffleEntry,
+    RevealEntry,
+    Seat,
+    field_problem,
+)
 from ..core.errors import (
-    INT64_MAX,
-    INT64_MIN,
     MAX_PROBLEMS,
     DuplicateKeyError,
     RecordError,
@@ -47,7 +64,7 @@ from ..core.errors import (
     quoted,
     quoted_key,
 )
-from ..core.fields import StrictModel, field_path, problem_words
+from ..core.fields import StrictModel, field_path
 from ..core.ruleset import MAX_DECK, MAX_PLAYERS, MAX_ROUNDS
 from .reading import read_regular_file
 from .safe_yaml import load_yaml
@@ -113,43 +130,7 @@ readers take at most about 31 times the input's size: see ``benchmarks/memory.py
 
 RecordFormat: TypeAlias = Literal["json", "yaml"]
 
-ACTIONS = ("reveal", "draw", "place", "bounce", "discard", "flip", "reshuffle")
-"""The ``action`` names of the record format, in its table's order."""
-
-
-# --- field types ---------------------------------------------------------------------------
-
-
-class _CardFaceSchema:
-    """Pydantic metadata for a card face: one clear error instead of three union branches."""
-
-    def __get_pydantic_core_schema__(
-        self, source: object, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return core_schema.union_schema(
-            [
-                core_schema.int_schema(strict=True, ge=INT64_MIN, le=INT64_MAX),
-                core_schema.str_schema(strict=True, pattern=FACE_PATTERN),
-            ],
-            custom_error_type="card_face",
-            custom_error_message='not a card: write an integer, "H", "M" or a face name (K)',
-        )
-
-    def __get_pydantic_json_schema__(
-        self, schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        return {
-            "description": "A card by its face: an integer (0 included), "
-            '"H" (hazard), "M" (mulligan) or a name the ruleset declares (rule 10.1).',
-            "anyOf": [
-                {"type": "integer", "minimum": INT64_MIN, "maximum": INT64_MAX},
-                {"type": "string", "pattern": FACE_PATTERN},
-            ],
-        }
-
-
-FACE_PATTERN = "^[A-Z][A-Z0-9]{0,2}$"
-"""A named face as text (rule 10.1); ``H`` and ``M`` are named faces of their own."""
+# --- field types (the entries and their fields: core/entry_forms.py) ----------------------
 
 
 class _RulesetRefSchema:
@@ -178,155 +159,7 @@ class _RulesetRefSchema:
         }
 
 
-CardFace = Annotated[Face, _CardFaceSchema()]
-"""A face as a record writes it (rule 1.3)."""
-Int64 = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
-"""Every integer of a record lies in the signed 64-bit range: a sane game never leaves it,
-and a larger one (YAML writes 0xfff... of any length) is refused at its field."""
-Seat = Annotated[int, Field(ge=0, le=INT64_MAX, description="A seat, 0 to players - 1.")]
-Pile = Annotated[
-    int,
-    Field(
-        ge=0,
-        le=INT64_MAX,
-        description="A discard pile: 0 or 1 (0 to k - 1 under a ruleset with k piles).",
-    ),
-]
-"""Its upper bound is the ruleset's, checked when the move entry is read."""
 RulesetRef = Annotated[str | dict[str, Any], _RulesetRefSchema()]
-
-_STRICT = ConfigDict(extra="forbid", strict=True)
-
-
-# --- moves ---------------------------------------------------------------------------------
-
-
-class RevealEntry(TypedDict):
-    """reveal: in setup, the player turns up one of their face-down cards (rule 3.5)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["reveal"]
-    player: Seat
-    slot: Int64
-    card: NotRequired[CardFace | None]
-
-
-class DrawEntry(TypedDict):
-    """draw: from the deck, or from a discard pile (0, 1, ...) (rule 4.1)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["draw"]
-    player: Seat
-    source: Literal["deck", "discard"]
-    pile: NotRequired[Pile | None]
-    card: NotRequired[CardFace | None]
-
-
-class PlaceEntry(TypedDict):
-    """place: the held card goes into the slot; card is the displaced one (rule 4.2)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["place"]
-    player: Seat
-    slot: Int64
-    card: NotRequired[CardFace | None]
-
-
-class BounceEntry(TypedDict):
-    """bounce: the held card goes into the slot; card is the displaced one (rule 5)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["bounce"]
-    player: Seat
-    slot: Int64
-    card: NotRequired[CardFace | None]
-
-
-class DiscardEntry(TypedDict):
-    """discard: the held card goes on the pile; a hazard needs none (rule 4.4, 6.1)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["discard"]
-    player: Seat
-    pile: NotRequired[Pile | None]
-
-
-class FlipEntry(TypedDict):
-    """flip: after a hazard, the player turns up a face-down card (rule 6.1)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["flip"]
-    player: Seat
-    slot: Int64
-    card: NotRequired[CardFace | None]
-
-
-class ReshuffleEntry(TypedDict):
-    """reshuffle: the new draw pile, top first (rule 8.7)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["reshuffle"]
-    cards: list[CardFace]
-
-
-MoveEntry = Annotated[
-    RevealEntry | DrawEntry | PlaceEntry | BounceEntry | DiscardEntry | FlipEntry | ReshuffleEntry,
-    Field(discriminator="action"),
-]
-"""One entry of a round's ``moves``, as a plain dict checked by pydantic."""
-
-
-class PublicRevealEntry(TypedDict):
-    """reveal in a public record: ``card``, the face turned up, is required."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["reveal"]
-    player: Seat
-    slot: Int64
-    card: CardFace
-
-
-class PublicDrawEntry(TypedDict):
-    """draw in a public record: ``card``, the face drawn, is required."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["draw"]
-    player: Seat
-    source: Literal["deck", "discard"]
-    pile: NotRequired[Pile | None]
-    card: CardFace
-
-
-class PublicFlipEntry(TypedDict):
-    """flip in a public record: ``card``, the face turned up, is required."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["flip"]
-    player: Seat
-    slot: Int64
-    card: CardFace
-
-
-class PublicReshuffleEntry(TypedDict):
-    """reshuffle in a public record: no cards, since nobody saw the new order (rule 8.7)."""
-
-    __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["reshuffle"]
-
-
-PublicMoveEntry = Annotated[
-    PublicRevealEntry
-    | PublicDrawEntry
-    | PlaceEntry
-    | BounceEntry
-    | DiscardEntry
-    | PublicFlipEntry
-    | PublicReshuffleEntry,
-    Field(discriminator="action"),
-]
-"""One entry of a public record's ``moves``: a card is named wherever one became visible
-(a ``place`` or ``bounce`` that displaced a face-down card needs one too, which only the
-replay can tell)."""
 
 
 # --- the record ----------------------------------------------------------------------------
@@ -736,30 +569,20 @@ def _move_location(loc: tuple[int | str, ...]) -> tuple[int | None, int | None]:
     return None, None
 
 
-_OUT_OF_RANGE = f"must be an integer from {INT64_MIN} to {INT64_MAX} (64 bits), got "
-
-
 def _message(error: ErrorDetails) -> str:
+    """The record's own cases (the document, its ruleset, ``information``, the hash), else
+    the one wording of an entry's and a record's fields (:func:`field_problem`)."""
     kind = error["type"]
     given = error.get("input")
-    context = error.get("ctx") or {}
     if not error["loc"] and kind in ("model_type", "dict_type"):
         return f"a record must be a mapping (a JSON object), got {quoted(given)}"
-    if kind == "card_face" and type(given) is int and not INT64_MIN <= given <= INT64_MAX:
-        return _OUT_OF_RANGE + quoted(given)
-    if kind in ("card_face", "ruleset_ref"):
+    if kind == "ruleset_ref":
         return f"{error['msg']}, got {quoted(given)}"
     if kind == "literal_error" and tuple(error["loc"]) == ("information",):
         return f"must be full or public, got {quoted(given)}"
     if kind == "string_pattern_mismatch":
         return f"must be 64 lowercase hex digits, got {quoted(given)}"
-    if kind == "greater_than_equal" and error["loc"][-1:] == ("pile",):
-        return f"must be a discard pile (0, 1, ...), got {quoted(given)}"
-    if kind == "less_than_equal" and context.get("le") == INT64_MAX:
-        return _OUT_OF_RANGE + quoted(given)
-    if kind == "greater_than_equal" and context.get("ge") == INT64_MIN:
-        return _OUT_OF_RANGE + quoted(given)
-    return problem_words(error, model=AnyRecord)
+    return field_problem(error, AnyRecord)
 
 
 # --- writing -------------------------------------------------------------------------------
