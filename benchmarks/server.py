@@ -270,8 +270,8 @@ class Seat(asyncio.Protocol):
             self.move(move)
 
     def move(self, move: dict[str, Any]) -> None:
-        if self.table.over:
-            return
+        if self.table.over or not self.load.sending:
+            return  # the load has stopped while this move waited for its time
         self.seq += 1
         self.sent_at = time.perf_counter()
         self.load.in_flight += 1
@@ -300,7 +300,7 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         load.stop_at = playing + seconds
         load.sending = True
         for table in all_tables:
-            table.next_at += playing - time.perf_counter()  # each table's phase, from now
+            table.next_at = playing + load.rng.random() * load.interval  # spread, not bursts
             for seat in table.seats:
                 seat.act()
         await asyncio.sleep(min(seconds / 2, 10.0))
