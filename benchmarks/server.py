@@ -89,10 +89,11 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time process ``pid`` has used (user and system, its threads included)."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """The CPU time process ``pid`` has used, its threads included: user, system."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 class Load:
@@ -311,7 +312,9 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         while load.in_flight > 0 and time.perf_counter() < drain:
             await asyncio.sleep(0.05)
         elapsed = max(load.last_ack, load.stop_at) - playing
-        cpu = cpu_seconds(pid) - cpu_before
+        (user, system), (user_before, system_before) = cpu_seconds(pid), cpu_before
+        user, system = user - user_before, system - system_before
+        cpu = user + system
         client_cpu = time.process_time() - client_before
         for task in list(load.tasks):
             task.cancel()
@@ -335,6 +338,7 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         "unacknowledged": load.in_flight,
         "games_finished": load.games,
         "server_cpu_seconds": round(cpu, 1),
+        "server_system_share": round(system / cpu, 2) if cpu else None,
         "moves_per_server_cpu_second": round(moves / cpu) if cpu else None,
         "client_cpu_seconds": round(client_cpu, 1),
         "moves_per_client_cpu_second": round(moves / client_cpu) if client_cpu else None,

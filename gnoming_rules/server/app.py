@@ -41,7 +41,7 @@ from ..core.ruleset import bundled_rulesets, load_ruleset
 from ..formats.record import dump_record
 from .committer import Committer
 from .page import PAGE
-from .protocol import error_message, parse_message, view_message, welcome_message
+from .protocol import error_message, parse_message, to_text, view_text, welcome_message
 from .spec import TableSpec, read_spec
 from .storage import Storage, open_storage
 from .table import Refusal, Table
@@ -288,7 +288,8 @@ class _Connection:
     def __init__(self, server: Server, websocket: WebSocket) -> None:
         self.server = server
         self.websocket = websocket
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        """The messages' text, ``None`` to close."""
         self.bucket = _Bucket(server.limits, tokens=server.limits.burst)
         self.seat: int | None = None
         self.svg = False
@@ -296,13 +297,14 @@ class _Connection:
         self.strikes = 0
         """Messages refused as a flood in a row."""
 
-    def send(self, message: dict[str, Any] | None) -> None:
+    def send(self, message: dict[str, Any] | str | None) -> None:
+        """Queue ``message`` (its text, or ``None`` to close) for the writer."""
         if self.queue.qsize() > self.server.limits.queue:
             message = None  # a client that does not read: let it go
-        self.queue.put_nowait(message)
+        self.queue.put_nowait(to_text(message) if isinstance(message, dict) else message)
 
     def _listen(self, table: Table, move: Move, timed_out: bool) -> None:
-        self.send(view_message(table, self.seat, move, timed_out, svg=self.svg))
+        self.send(view_text(table, self.seat, move, timed_out, svg=self.svg))
 
     async def _write(self) -> None:
         try:
@@ -311,7 +313,7 @@ class _Connection:
                 if message is None:
                     await self.websocket.close(code=1008)
                     return
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.websocket.send_text(message)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return  # the client has gone: the reader sees it too
 
@@ -378,7 +380,7 @@ class _Connection:
         self.svg = message.get("svg") is True
         self.table = table
         self.send(welcome_message(table, self.seat))
-        self.send(view_message(table, self.seat, svg=self.svg))
+        self.send(view_text(table, self.seat, svg=self.svg))
         table.listeners.add(self._listen)
         return True
 

@@ -57,6 +57,11 @@ class StoredTable:
 class Storage(Protocol):
     """What the server needs of a database. Each method commits before it returns."""
 
+    commits_inline: bool
+    """True when a commit is cheap enough to run on the event loop (SQLite in WAL mode:
+    a write to the log, no flush); False to run it in a worker thread (a network round
+    trip and a flush: PostgreSQL)."""
+
     def create(self, table_id: str, spec: dict[str, Any]) -> None:
         """Store a new table (its steps come later)."""
         ...
@@ -127,6 +132,8 @@ def _collect(
 class SqliteStorage:
     """Tables in a SQLite file (the default: nothing to start)."""
 
+    commits_inline = True
+
     def __init__(self, path: str | Path) -> None:
         self.lock = threading.Lock()
         self.connection = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -174,6 +181,8 @@ class SqliteStorage:
 
 class PostgresStorage:
     """Tables in PostgreSQL, through psycopg 3 (the ``server`` extra)."""
+
+    commits_inline = False
 
     def __init__(self, url: str) -> None:
         import psycopg
