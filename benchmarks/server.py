@@ -9,10 +9,10 @@ clients stop sending, and the moves in flight are waited for (10 s at most).
 The clients are light, so that on a small machine the load generator leaves the CPU to
 the server it measures: each socket is an :class:`asyncio.Protocol` driven by the
 ``websockets`` library's sans-I/O client (no task per message), and a client reads every
-message it is sent but decodes the JSON only of those it acts on: a view where its seat
-has moves open (it plays one of the view's ``legal`` moves, at random), the end of the
-game, an acknowledgement, an error. A view where its seat has nothing to do is only
-looked at (``"legal":[]`` and ``"over":false`` in its text).
+message it is sent but decodes the JSON (orjson's, when installed) only of those it acts
+on: a view where its seat has moves open (it plays one of the view's ``legal`` moves, at
+random), the end of the game, an acknowledgement, an error. A view where its seat has
+nothing to do is only looked at (``"legal":[]`` and ``"over":false`` in its text).
 
 ``--rate`` paces the load: the tables make that many moves per second between them,
 each table a move every ``tables / rate`` seconds (or later, when the server is slower).
@@ -54,6 +54,11 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
+
+try:
+    from orjson import loads
+except ImportError:  # the server extra installs it
+    from json import loads
 
 MAX_SECONDS = 120.0
 DRAIN_SECONDS = 10.0
@@ -231,7 +236,7 @@ class Seat(asyncio.Protocol):
         if text.startswith(b'{"type":"view"') and b'"legal":[]' in text and b'"over":false' in text:
             self.latest = None  # another seat's turn: nothing to decode, nothing to do
             return
-        data = json.loads(text)
+        data = loads(text)
         kind = data["type"]
         if kind == "view":
             self.latest = data
