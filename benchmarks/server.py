@@ -58,7 +58,7 @@ from websockets.uri import parse_uri
 try:
     from orjson import loads
 except ImportError:  # the server extra installs it
-    from json import loads
+    from json import loads  # type: ignore[assignment]
 
 MAX_SECONDS = 120.0
 DRAIN_SECONDS = 10.0
