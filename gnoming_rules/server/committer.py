@@ -12,7 +12,10 @@ Where the transaction runs depends on the database: PostgreSQL's in a worker thr
 that the event loop serves the other tables during the round trip and the flush; SQLite's
 on the event loop itself (:attr:`~gnoming_rules.server.storage.Storage.commits_inline`),
 since in WAL mode with ``synchronous=NORMAL`` a commit is a write to the log file, tens of
-microseconds, cheaper than the hand-over to a thread and back.
+microseconds, cheaper than the hand-over to a thread and back. Every
+:attr:`~gnoming_rules.server.storage.Storage.checkpoint_every` commits the committer runs
+the storage's checkpoint in a worker thread; while it runs, commits go to a thread too,
+where they wait for it, and the event loop serves on.
 
 A step is taken in by the committer, not by the waiting task: a waiter that is cancelled
 (its connection closed) cannot leave a stored step untaken.
@@ -43,6 +46,8 @@ class Committer:
         self.storage = storage
         self._waiting: list[Waiter] = []
         self._wake = asyncio.Event()
+        self._commits = 0
+        self._checkpoint: asyncio.Future[None] | None = None
         self._task = asyncio.create_task(self._run())
 
     async def store(
@@ -57,10 +62,16 @@ class Committer:
         await future
 
     async def _append(self, batches: list[Batch]) -> None:
-        if self.storage.commits_inline:
+        checkpointing = self._checkpoint is not None and not self._checkpoint.done()
+        if self.storage.commits_inline and not checkpointing:
             self.storage.append_many(batches)
         else:
             await asyncio.to_thread(self.storage.append_many, batches)
+        self._commits += 1
+        every = self.storage.checkpoint_every
+        if every is not None and self._commits % every == 0 and not checkpointing:
+            self._checkpoint = asyncio.ensure_future(asyncio.to_thread(self.storage.checkpoint))
+            self._checkpoint.add_done_callback(_checked)
 
     async def _run(self) -> None:
         while True:
@@ -88,10 +99,19 @@ class Committer:
                 _done(then, future)
 
     async def close(self) -> None:
-        """Stop (after the commit under way, if any)."""
+        """Stop (after the commit and the checkpoint under way, if any)."""
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+        if self._checkpoint is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint
+
+
+def _checked(checkpoint: asyncio.Future[None]) -> None:
+    """Log a checkpoint that failed (the log then waits for the next one)."""
+    if not checkpoint.cancelled() and checkpoint.exception() is not None:
+        LOG.error("the database's checkpoint failed: %s", checkpoint.exception())
 
 
 def _done(then: Callable[[], None], future: asyncio.Future[None]) -> None:
