@@ -100,6 +100,15 @@ bench-adapters: $(STAMP)
 
 	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train,bench,server]'
 
+# Load on one gnoming serve process: 200 tables of bot clients over WebSockets on loopback, 20 s,
+# paced at 2,000 moves/s, then unpaced (the most it does); SQLite, and PostgreSQL too when
+# GNOMING_POSTGRES_URL is set (export it from .ci/postgres.sh). docs/server.md, Load.
+bench-server: $(STAMP)
+	$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --rate 2000
+	$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --rate 0
+	if [ -n "$$GNOMING_POSTGRES_URL" ]; then \
+		$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --db "$$GNOMING_POSTGRES_URL"; fi
+
 # Regenerated files: each is checked by a test that fails when it is out of date.
 golden: $(STAMP)
 	$(BIN)/python tests/golden_cases.py

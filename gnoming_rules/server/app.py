@@ -24,6 +24,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,7 @@ from ..formats.record import dump_record
 from ..formats.rulesets import bundled_rulesets, load_ruleset
 from .committer import Committer
 from .page import PAGE
-from .protocol import error_message, parse_message, view_message, welcome_message
+from .protocol import error_message, parse_message, to_text, view_text, welcome_message
 from .spec import TableSpec, read_spec
 from .storage import Storage, open_storage
 from .table import Refusal, Table
@@ -283,12 +284,16 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
 
 class _Connection:
     """One socket: a seat's or a spectator's. Messages to it go through a queue, in the
-    order the table made them, written by one task."""
+    order the table made them, written by one task (a deque and a future to wake it: half
+    the cost of an :class:`asyncio.Queue`, which counts, at four messages a move)."""
 
     def __init__(self, server: Server, websocket: WebSocket) -> None:
         self.server = server
         self.websocket = websocket
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: deque[str | None] = deque()
+        """The messages' text, ``None`` to close."""
+        self._wake: asyncio.Future[None] | None = None
+        """Set while the writer waits for a message."""
         self.bucket = _Bucket(server.limits, tokens=server.limits.burst)
         self.seat: int | None = None
         self.svg = False
@@ -296,22 +301,30 @@ class _Connection:
         self.strikes = 0
         """Messages refused as a flood in a row."""
 
-    def send(self, message: dict[str, Any] | None) -> None:
-        if self.queue.qsize() > self.server.limits.queue:
+    def send(self, message: dict[str, Any] | str | None) -> None:
+        """Queue ``message`` (its text, or ``None`` to close) for the writer."""
+        if len(self.queue) > self.server.limits.queue:
             message = None  # a client that does not read: let it go
-        self.queue.put_nowait(message)
+        self.queue.append(to_text(message) if isinstance(message, dict) else message)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     def _listen(self, table: Table, move: Move, timed_out: bool) -> None:
-        self.send(view_message(table, self.seat, move, timed_out, svg=self.svg))
+        self.send(view_text(table, self.seat, move, timed_out, svg=self.svg))
 
     async def _write(self) -> None:
         try:
             while True:
-                message = await self.queue.get()
+                if not self.queue:
+                    self._wake = asyncio.get_running_loop().create_future()
+                    await self._wake
+                    continue
+                message = self.queue.popleft()
                 if message is None:
                     await self.websocket.close(code=1008)
                     return
-                await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+                await self.websocket.send_text(message)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return  # the client has gone: the reader sees it too
 
@@ -378,7 +391,7 @@ class _Connection:
         self.svg = message.get("svg") is True
         self.table = table
         self.send(welcome_message(table, self.seat))
-        self.send(view_message(table, self.seat, svg=self.svg))
+        self.send(view_text(table, self.seat, svg=self.svg))
         table.listeners.add(self._listen)
         return True
 

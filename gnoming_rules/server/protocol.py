@@ -19,31 +19,50 @@ From the server:
   is stored (``duplicate``: it was applied before, and nothing changed now).
 - ``{"type": "error", "code": "...", "rule": "4.1" or null, "message": "...", "seq": N}``:
   a refusal; nothing changed.
+
+Messages go out as compact JSON text (:func:`to_text`): through orjson when it is
+installed (the ``server`` extra has it: it writes a view several times faster than the
+standard library, and views are most of what a server writes), else through :mod:`json`.
+A view's text is made once a step for all the connections of a seat (:func:`view_text`).
 """
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any, Final
 
-from ..core.engine import legal_moves
 from ..core.entries import move_to_entry
-from ..core.moves import Deal, Move, Reshuffle
+from ..core.moves import Deal, Move, PlayerMove, Reshuffle
 from ..pictures.table import table_svg
-from ..play.observation import observe, stand_in
+from ..play.observation import stand_in
 from ..play.observation_json import observation_to_dict
 from .table import Refusal, Table
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover (the server extra installs it)
+    orjson = None  # type: ignore[assignment]
 
 __all__ = [
     "MAX_MESSAGE",
     "error_message",
     "parse_message",
+    "to_text",
     "view_message",
+    "view_text",
     "welcome_message",
 ]
 
 MAX_MESSAGE: Final = 8 * 1024
 """The longest text message a client may send, in bytes (a move takes under 100)."""
+
+
+def to_text(message: dict[str, Any]) -> str:
+    """``message`` as compact JSON text (orjson's when installed, the same data either way)."""
+    if orjson is not None:
+        return orjson.dumps(message).decode()
+    return json.dumps(message, separators=(",", ":"))
 
 
 def parse_message(text: str | None) -> dict[str, Any]:
@@ -99,7 +118,13 @@ def public_step(move: Move | None, timed_out: bool = False) -> dict[str, Any] | 
         return {"action": "deal"}
     if isinstance(move, Reshuffle):
         return {"action": "reshuffle"}
-    return {**move_to_entry(move), "timed_out": timed_out}
+    return {**_entry(move), "timed_out": timed_out}
+
+
+@lru_cache(maxsize=1024)
+def _entry(move: PlayerMove) -> dict[str, Any]:
+    """``move_to_entry(move)``, shared: moves are few and immutable (never change the dict)."""
+    return move_to_entry(move)
 
 
 def view_message(
@@ -112,16 +137,12 @@ def view_message(
 ) -> dict[str, Any]:
     """What ``seat`` (``None``: a spectator) sees of ``table`` now. Everything in it is
     read from the seat's observation, never from the referee's state."""
-    view = observe(table.state, seat)
+    view = table.view(seat)
     message: dict[str, Any] = {
         "type": "view",
         "step": table.steps,
         "observation": observation_to_dict(view),
-        "legal": (
-            [move_to_entry(move) for move in legal_moves(table.ruleset, view)]
-            if seat is not None and view.actor == seat
-            else []
-        ),
+        "legal": [_entry(move) for move in table.legal(seat)],
         "last": public_step(last, timed_out),
         "over": table.state.is_over,
     }
@@ -130,3 +151,20 @@ def view_message(
             table.ruleset, stand_in(view), seat=seat, names=table.spec.names, public=seat is None
         )
     return message
+
+
+def view_text(
+    table: Table,
+    seat: int | None,
+    last: Move | None = None,
+    timed_out: bool = False,
+    *,
+    svg: bool = False,
+) -> str:
+    """:func:`view_message` as text, made once a step for every connection of ``seat``
+    (``last`` is the step just made, the same for all; ``None`` on joining)."""
+    key = ("text", seat, last is None, svg)
+    text: str | None = table.memo.get(key)
+    if text is None:
+        text = table.memo[key] = to_text(view_message(table, seat, last, timed_out, svg=svg))
+    return text

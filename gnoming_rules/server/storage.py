@@ -14,6 +14,13 @@ The key ``(table_id, number)`` makes a step's number unique, so a step cannot be
 twice. SQLite runs in WAL mode with
 ``synchronous=NORMAL``: a commit survives the server process being killed (SIGKILL),
 though not the machine losing power; PostgreSQL keeps its own settings.
+
+SQLite's commits are cheap (a write to the log, no flush), so the server makes them on its
+event loop; what is slow is the checkpoint, which copies the log into the database file
+and flushes both. So SQLite never checkpoints by itself inside a commit
+(``wal_autocheckpoint=0``): the committer calls :meth:`Storage.checkpoint` in a worker
+thread every :attr:`Storage.checkpoint_every` commits, and meanwhile makes its commits
+from a thread too (they wait for the checkpoint; the event loop does not).
 """
 
 from __future__ import annotations
@@ -57,6 +64,14 @@ class StoredTable:
 class Storage(Protocol):
     """What the server needs of a database. Each method commits before it returns."""
 
+    commits_inline: bool
+    """True when a commit is cheap enough to run on the event loop (SQLite in WAL mode:
+    a write to the log, no flush); False to run it in a worker thread (a network round
+    trip and a flush: PostgreSQL)."""
+
+    checkpoint_every: int | None
+    """Commits between two calls of :meth:`checkpoint`; ``None``: never call it."""
+
     def create(self, table_id: str, spec: dict[str, Any]) -> None:
         """Store a new table (its steps come later)."""
         ...
@@ -73,6 +88,11 @@ class Storage(Protocol):
 
     def tables(self) -> Iterator[StoredTable]:
         """Every stored table, its steps in order."""
+        ...
+
+    def checkpoint(self) -> None:
+        """Housekeeping that may take a while (SQLite: copy the log into the database).
+        Called from a worker thread."""
         ...
 
     def close(self) -> None:
@@ -127,13 +147,25 @@ def _collect(
 class SqliteStorage:
     """Tables in a SQLite file (the default: nothing to start)."""
 
+    commits_inline = True
+    checkpoint_every: int | None = 200
+    """(A few hundred KiB to a few MiB of log between checkpoints.)"""
+
     def __init__(self, path: str | Path) -> None:
         self.lock = threading.Lock()
         self.connection = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=NORMAL")
+        self.connection.execute("PRAGMA wal_autocheckpoint=0")  # see checkpoint()
         for statement in _SCHEMA:
             self.connection.execute(statement)
+
+    def checkpoint(self) -> None:
+        """Copy the log into the database file (and flush both), so that the log starts
+        over: the storage's connection is held meanwhile, so the checkpoint copies
+        everything."""
+        with self.lock:
+            self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def create(self, table_id: str, spec: dict[str, Any]) -> None:
         with self.lock, self.connection:
@@ -175,6 +207,9 @@ class SqliteStorage:
 class PostgresStorage:
     """Tables in PostgreSQL, through psycopg 3 (the ``server`` extra)."""
 
+    commits_inline = False
+    checkpoint_every: int | None = None
+
     def __init__(self, url: str) -> None:
         import psycopg
 
@@ -214,6 +249,9 @@ class PostgresStorage:
             iter(run("SELECT table_id, seat, token_hash FROM gnoming_seats").fetchall()),
             iter(run("SELECT * FROM gnoming_steps ORDER BY table_id, number").fetchall()),
         )
+
+    def checkpoint(self) -> None:
+        """Nothing: PostgreSQL keeps its own house."""
 
     def close(self) -> None:
         self.connection.close()

@@ -14,6 +14,11 @@ A move and everything it sets off (deals, reshuffles, the bots' moves up to the 
 person's turn) are stored in one transaction before anyone hears of them; the table's
 lock keeps its moves one at a time meanwhile, while other tables go on.
 
+What a step shows is computed once for everyone: each seat's observation and the legal
+moves of the seat to move are kept until the next step (:meth:`Table.view`,
+:meth:`Table.legal`), so that the views of many connections, and the check of the move
+that answers them, cost one computation each.
+
 Time control: with ``move_seconds``, a seat that holds the turn longer than that has its
 move made by its default bot (:meth:`Table.time_out`); the step is stored as timed out,
 and :meth:`Table.summary` lists it.
@@ -29,7 +34,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..core.engine import apply, explain, new_game, sample_chance
+from ..core.engine import apply, explain, legal_moves, new_game, sample_chance
 from ..core.entries import move_from_entry, move_to_entry
 from ..core.errors import GnomingError
 from ..core.moves import Deal, Move, PlayerMove, Reshuffle
@@ -37,7 +42,7 @@ from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import Record
 from ..play.bots import MOVE_LIMIT, Bot, make_bot
-from ..play.observation import held_is_hidden, observe, stand_in
+from ..play.observation import Observation, held_is_hidden, observe, stand_in
 from ..play.recorder import Recorder
 from .spec import TableSpec
 from .storage import Step, Storage
@@ -46,8 +51,9 @@ __all__ = ["Refusal", "Table", "hash_token"]
 
 Listener = Callable[["Table", Move, bool], None]
 """Told of every step as it becomes known: the table, the move, whether it timed out."""
-Store = Callable[[str, int, Sequence[Step]], Awaitable[None]]
-"""Stores steps ``first``, ... of a table, returning once they are committed
+Store = Callable[[str, int, Sequence[Step], Callable[[], None]], Awaitable[None]]
+"""Stores steps ``first``, ... of a table and then calls the callback (which takes them
+in), returning once both are done
 (:meth:`~gnoming_rules.server.committer.Committer.store`)."""
 
 _SYSTEM: Final = random.SystemRandom()
@@ -102,6 +108,9 @@ class Table:
         self.sequences = [0] * spec.players
         self.timeouts: list[Timeout] = []
         self.listeners: set[Listener] = set()
+        self.memo: dict[Any, Any] = {}
+        """What this step shows, computed once (views, legal moves, messages' text):
+        emptied at every step."""
         self._bots: dict[int, Bot] = {
             seat: make_bot(kind, random.Random(_SYSTEM.getrandbits(64)))
             for seat, kind in enumerate(spec.bots)
@@ -200,16 +209,39 @@ class Table:
         async with self.lock:
             if self.steps != steps or self.waiting_for != seat or seat in self._bots:
                 return False
-            move = self._defaults[seat].choose(self.ruleset, observe(self.state, seat))
+            move = self._defaults[seat].choose(self.ruleset, self.view(seat))
             after = apply(self.ruleset, self.state, move)
             first = (move, after, Step(move_to_entry(move), seat, None, timed_out=True))
             await self._commit(self._advance(after, [first]))
             return True
 
+    def view(self, seat: int | None) -> Observation:
+        """What ``seat`` (``None``: a spectator) sees now (computed once a step)."""
+        key = ("view", seat)
+        found: Observation | None = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = observe(self.state, seat)
+        return found
+
+    def legal(self, seat: int | None) -> tuple[PlayerMove, ...]:
+        """The moves open to ``seat`` now, decided on its own view; empty unless it is to
+        move (computed once a step; a tuple in the engine's order)."""
+        key = ("legal", seat)
+        found: tuple[PlayerMove, ...] | None = self.memo.get(key)
+        if found is None:
+            view = self.view(seat)
+            mine = seat is not None and view.actor == seat
+            found = self.memo[key] = legal_moves(self.ruleset, view) if mine else ()
+        return found
+
     def _check(self, move: PlayerMove, seat: int) -> None:
         """Refuse ``move`` as the rules would, decided on the mover's own view only (its
-        stand-in: the engine refuses a move of a seat not to move before it reads a card)."""
-        problem = explain(self.ruleset, stand_in(observe(self.state, seat)), move)
+        stand-in: the engine refuses a move of a seat not to move before it reads a card).
+        A move among the view's legal moves is taken as it is: ``legal_moves`` and
+        ``explain`` agree exactly, and the legal moves were computed for the view sent."""
+        if move in self.legal(seat):
+            return
+        problem = explain(self.ruleset, stand_in(self.view(seat)), move)
         if problem is not None:
             raise Refusal(problem.code, problem.message, problem.rule)
 
@@ -243,12 +275,13 @@ class Table:
 
     async def _commit(self, pending: Pending) -> None:
         """Store ``pending`` (one transaction), then take it in and tell the listeners.
-        Shielded: once stored, the steps are taken in even if the caller is cancelled."""
+        The store takes the steps in once they are stored, even if the caller is
+        cancelled meanwhile."""
         if pending:
-            await asyncio.shield(self._store_and_take(pending))
+            steps = [step for _, _, step in pending]
+            await self.store(self.table_id, self.steps, steps, lambda: self._take(pending))
 
-    async def _store_and_take(self, pending: Pending) -> None:
-        await self.store(self.table_id, self.steps, [step for _, _, step in pending])
+    def _take(self, pending: Pending) -> None:
         for move, after, step in pending:
             self._record(move, after, step)
             for listener in list(self.listeners):
@@ -263,6 +296,7 @@ class Table:
         self.recorder.add(move, after)
         self.state = after
         self.steps += 1
+        self.memo.clear()
         if step.seat is not None and step.sequence is not None:
             self.sequences[step.seat] = max(self.sequences[step.seat], step.sequence)
 
