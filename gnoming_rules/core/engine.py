@@ -724,7 +724,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             "bad-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     top = piles[pile]
-    if top and not all(piles):
+    if top and () in piles:  # some pile is empty (``all``, a builtin, is looked up per call)
         empty = [index for index, other in enumerate(piles) if not other]
         which = (
             f"discard pile {empty[0]} is empty: the discard must start it again"
