@@ -98,7 +98,11 @@ bench-adapters: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,rl-bench]'
 	$(BIN)/python benchmarks/adapters.py
 
-	$(BIN)/python -m pip install --quiet -e '.[dev,dask,stats,rl,rl-train,bench,server]'
+# The playout, validation and adapters beside OpenSpiel's C++ card games and python-chess
+# (issue 20's targets), on the compiled core, then on the pure one.
+bench-anchors: $(STAMP) $(COMPILED)/.built
+	PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) $(BIN)/python benchmarks/anchors.py
+	$(BIN)/python benchmarks/anchors.py
 
 # Load on one gnoming serve process: 200 tables of bot clients over WebSockets on loopback, 20 s,
 # paced at 2,000 moves/s, then unpaced (the most it does); SQLite, and PostgreSQL too when

@@ -20,12 +20,17 @@ which engine ran (``make bench-anchors`` runs the compiled core, then the pure o
 - ``chess playout``: python-chess random games (``board.legal_moves``, ``push``; a game
   ends at its end or after 200 plies), moves/s;
 - ``chess push_san``: replaying games written in SAN with ``push_san`` (which checks
-  each move is legal), the chess counterpart of validating a record, moves/s.
+  each move is legal), the chess counterpart of validating a record, moves/s;
+- ``pettingzoo raw`` and ``openspiel adapter``: the framework adapters' steps/s under
+  uniform-random legal play, the loops of ``benchmarks/adapters.py`` (PettingZoo's
+  ``agent_iter``/``last``/``step`` on ``raw_env``; OpenSpiel's ``apply_action`` on the
+  registered game, chance nodes one card each).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
@@ -42,6 +47,13 @@ from gnoming_rules.referee.batch import check_file
 
 Measure = Callable[[float], float]
 """Runs for about the given CPU seconds; returns steps per second."""
+
+ADAPTERS = ("pettingzoo raw", "openspiel adapter")
+"""The measures that count an adapter's steps (a PettingZoo ``step``, an OpenSpiel
+``apply_action``, a chance card included) rather than the engine's moves."""
+
+TARGETS = {"gnoming validation": 600_000, "pettingzoo raw": 150_000, "openspiel adapter": 250_000}
+"""Issue 20's floors besides the playout's, per measure (moves or steps per second)."""
 
 CHESS_PLIES = 200
 """A random chess game stops here if it has not ended (most would run to the 50-move rule)."""
@@ -163,6 +175,19 @@ def chess_push_san(games: int) -> Measure:
     return run
 
 
+def _adapter_loops() -> Any:
+    """``benchmarks/adapters.py``, the one home of the adapters' loops, loaded from its file
+    (the benchmarks are scripts, not a package, and ``make bench-anchors`` runs with
+    ``PYTHONSAFEPATH``, which keeps this folder off the path)."""
+    spec = importlib.util.spec_from_file_location(
+        "gnoming_adapter_benchmark", Path(__file__).with_name("adapters.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _ratio(results: dict[str, float], top: str, bottom: str) -> str:
     return f"  {top} / {bottom}: {results[top] / results[bottom]:.2f}x"
 
@@ -177,6 +202,9 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     rules = gr.load_ruleset("standard")
+    loops = _adapter_loops()
+    from gnoming_rules.adapters import pettingzoo_env
+
     with tempfile.TemporaryDirectory() as folder:
         found: dict[str, Measure] = {
             "gnoming playout": gnoming_playout(rules, arguments.players),
@@ -185,6 +213,10 @@ def main() -> None:
             "gnoming validation": gnoming_validation(Path(folder), arguments.records),
             "chess playout": chess_playout(),
             "chess push_san": chess_push_san(20),
+            "pettingzoo raw": loops.aec_loop(
+                lambda: pettingzoo_env.raw_env("standard", arguments.players)
+            ),
+            "openspiel adapter": loops.openspiel_loop("standard", arguments.players),
         }
         for measure in found.values():  # warm up: rulesets loaded, caches filled
             measure(0.05)
@@ -201,12 +233,23 @@ def main() -> None:
     medians = {name: statistics.median(values) for name, values in runs.items()}
     for name, values in runs.items():
         spread = f"{min(values):,.0f} to {max(values):,.0f}"
-        print(f"  {name:24} {medians[name]:>11,.0f} moves/s   ({spread})")
+        unit = "steps/s" if name in ADAPTERS else "moves/s"
+        print(f"  {name:24} {medians[name]:>11,.0f} {unit}   ({spread})")
     print("ratios:")
     print(_ratio(medians, "gnoming playout", "openspiel crazy_eights"))
     print(_ratio(medians, "gnoming playout", "openspiel hearts"))
     print(_ratio(medians, "gnoming playout", "chess playout"))
     print(_ratio(medians, "gnoming validation", "chess push_san"))
+    print(_ratio(medians, "openspiel adapter", "openspiel crazy_eights"))
+    print("issue 20's targets (compiled core):")
+    playout = medians["gnoming playout"]
+    checks = [
+        ("playout >= 1,000,000 moves/s", playout >= 1_000_000),
+        ("playout >= 1.5x crazy_eights", playout >= 1.5 * medians["openspiel crazy_eights"]),
+        *((f"{name} >= {floor:,}", medians[name] >= floor) for name, floor in TARGETS.items()),
+    ]
+    for label, met in checks:
+        print(f"  {label:40} {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":

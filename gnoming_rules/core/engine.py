@@ -126,7 +126,9 @@ def apply(ruleset: Ruleset, state: State, move: Move) -> State:
         handler = HANDLERS[type(move)]
     except KeyError:
         raise TypeError(f"not a move: {move!r}") from None
-    rules = ruleset.compiled
+    last, rules = _LAST_VIEW[0]  # _view(ruleset), its common case written out
+    if rules is None or last is not ruleset:
+        rules = _view(ruleset)
     known = rules.known
     if (
         state is not known[0]
@@ -165,7 +167,9 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         >>> len(moves), moves[0], moves[-1]
         (9, Reveal(player=1, slot=0), Reveal(player=1, slot=8))
     """
-    rules = ruleset.compiled
+    last, rules = _LAST_VIEW[0]  # _view(ruleset), its common case written out
+    if rules is None or last is not ruleset:
+        rules = _view(ruleset)
     known = rules.known
     if state is not known[0]:  # (the last state apply made is a State of these rules)
         if not isinstance(state, State):  # a seat's observation: decide on its stand-in
@@ -334,6 +338,20 @@ def round_first_player(ruleset: Ruleset, state: State) -> int:
 
 
 # --- legal-move helpers ----------------------------------------------------------------------
+
+
+_LAST_VIEW: Final[list[tuple[object, CompiledRules | None]]] = [(None, None)]
+"""The last ruleset :func:`apply` or :func:`legal_moves` was given, and its compiled view:
+reading ``ruleset.compiled`` goes through pydantic's attribute hook, about 70 ns, paid
+twice a step of a playout. One tuple, replaced whole, so a thread never reads a ruleset
+beside another ruleset's view."""
+
+
+def _view(ruleset: Ruleset) -> CompiledRules:
+    """``ruleset.compiled``, remembered as the last view asked for (:data:`_LAST_VIEW`)."""
+    rules = ruleset.compiled
+    _LAST_VIEW[0] = (ruleset, rules)
+    return rules
 
 
 def _refuse_foreign_state(rules: CompiledRules, state: State) -> None:
@@ -527,10 +545,12 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
     # The handlers read a move's fields through ``loose`` until they are checked: compiled
     # by mypyc, reading ``move.player`` as the ``int`` it is declared would raise a
     # TypeError on a float or a string before the engine's own refusal could name it.
+    # Each field is read once, and compared as an int once its type is checked.
     loose: Any = move
-    if not (state.phase is _REVEAL and loose.player == state.turn and type(loose.player) is int):
+    player: object = loose.player
+    if not (state.phase is _REVEAL and type(player) is int and player == state.turn):
         _check_actor(state, move, _REVEAL)
-    seat = move.player
+    seat = state.turn  # the player, checked above
     slot = check_slot(rules, loose.slot, "3.5")
     first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled, chain, \
         owed, out, scores = state  # fmt: skip
@@ -559,7 +579,8 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
 
 def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
     loose: Any = move  # see _reveal
-    if not (state.phase is _DRAW and loose.player == state.turn and type(loose.player) is int):
+    player: object = loose.player
+    if not (state.phase is _DRAW and type(player) is int and player == state.turn):
         _check_actor(state, move, _DRAW)
     first, rnd, _, turn, cards, face_up, deck, piles, removed, _, _, _, _, owed, out, scores = state
     pile: object = loose.pile
@@ -594,13 +615,13 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
 
 def _place(rules: CompiledRules, state: State, move: Place) -> State:
     loose: Any = move  # see _reveal
-    if not (state.phase is _PLACE and loose.player == state.turn and type(loose.player) is int):
+    player: object = loose.player
+    if not (state.phase is _PLACE and type(player) is int and player == state.turn):
         _check_actor(state, move, _PLACE)
-    seat = move.player
-    given = loose.slot
-    if type(given) is not int or not 0 <= given < rules.slots:
-        check_slot(rules, given, "4.2")
-    slot = move.slot
+    seat = state.turn  # the player, checked above
+    slot: object = loose.slot
+    if type(slot) is not int or not 0 <= slot < rules.slots:
+        slot = check_slot(rules, slot, "4.2")
     first, rnd, _, turn, cards, face_up, deck, piles, removed, held, _, _, _, owed, out, scores = (
         state
     )
@@ -627,12 +648,13 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
 
 def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     loose: Any = move  # see _reveal
-    if not (state.phase is _BOUNCE and loose.player == state.turn and type(loose.player) is int):
+    player: object = loose.player
+    if not (state.phase is _BOUNCE and type(player) is int and player == state.turn):
         _check_actor(state, move, _BOUNCE)
     blocked_by = bounce_block(rules, state)
     if blocked_by is not None:
         raise _bounce_refusal(state, blocked_by)
-    seat = move.player
+    seat = state.turn  # the player, checked above
     slot = check_slot(rules, loose.slot, "5.3")
     first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, _, filled, _, owed, out, \
         scores = state  # fmt: skip
@@ -657,11 +679,8 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
 def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     phase = state.phase
     loose: Any = move  # see _reveal
-    if not (
-        (phase is _BOUNCE or phase is _PLACE)
-        and loose.player == state.turn
-        and type(loose.player) is int
-    ):
+    player: object = loose.player
+    if not ((phase is _BOUNCE or phase is _PLACE) and type(player) is int and player == state.turn):
         _check_actor(state, move, _PLACE, _BOUNCE)
     if phase is _PLACE and state.taken_from_discard and rules.taken_must_be_played:
         raise IllegalMove(
@@ -693,7 +712,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             "wrong-pile", "4.4", f"pile {quoted(pile)} does not exist ({piles_text(rules.piles)})"
         )
     top = piles[pile]
-    if top and not all(piles):
+    if top and () in piles:  # some pile is empty (``all``, a builtin, is looked up per call)
         empty = [index for index, other in enumerate(piles) if not other]
         which = (
             f"discard pile {empty[0]} is empty: the discard must start it again"
@@ -999,7 +1018,7 @@ def round_scores(
     return tuple(final)
 
 
-HANDLERS: dict[type, Callable[[CompiledRules, State, object], State]] = {
+HANDLERS: Final[dict[type, Callable[[CompiledRules, State, object], State]]] = {
     Reveal: _reveal,  # type: ignore[dict-item]
     Draw: _draw,  # type: ignore[dict-item]
     Place: _place,  # type: ignore[dict-item]

@@ -104,14 +104,21 @@ def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dic
     return entry
 
 
+_SHOWS_HELD: Final = frozenset({Draw, Place, Bounce})
+_SHOWS_SLOT: Final = frozenset({Reveal, Flip})
+"""The moves whose card is the one then held, and those whose card is in their slot: one
+set lookup where comparing with each class would look each name up (compiled, a class of
+a module that is not compiled is read from the module's dict at every use)."""
+
+
 def card_claim(move: Move, after: State) -> Face | None:
     """The card the table saw by ``move``, read from the state ``after`` it (the ``card``
     a record writes: docs/decisions.md, record reading 1): the card drawn, the card a
     place or bounce displaced, the card a reveal or flip turned up; ``None`` otherwise."""
     kind = type(move)
-    if kind is Draw or kind is Place or kind is Bounce:
+    if kind in _SHOWS_HELD:
         return after.held
-    if kind is Reveal or kind is Flip:
+    if kind in _SHOWS_SLOT:
         return after.cards[move.player][move.slot]  # type: ignore[union-attr]
     return None
 
