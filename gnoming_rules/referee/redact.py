@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import Face, sorted_faces
+from ..core.cards import EMPTY, Face, sorted_faces
 from ..core.engine import apply, new_game
 from ..core.entries import card_claim
 from ..core.errors import INPUT_ERROR_CODES, RecordError
@@ -99,7 +99,9 @@ def redact(
         if round_.scores is not None:
             public["scores"] = list(round_.scores)
         if len(state.scores) > index:
-            public["final"] = [list(layout) for layout in state.cards]
+            public["final"] = [  # null: a slot emptied during play (10.6)
+                [None if card == EMPTY else card for card in layout] for layout in state.cards
+            ]
         if index == stop_round and (stop_move is None or stop_move < len(round_.moves)):
             break  # else the round stopped unfinished: the next one is what was refused
     data: dict[str, Any] = {
