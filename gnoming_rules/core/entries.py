@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple, Protocol
 
-from .cards import Face
+from .cards import EMPTY, Face
 from .errors import RecordError
 from .fields import FieldReader
 from .moves import (
@@ -111,15 +111,23 @@ def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dic
     return entry
 
 
-def card_claim(move: Move, after: State) -> Face | None:
+def card_claim(move: Move, after: State, before: State | None = None) -> Face | None:
     """The card the table saw by ``move``, read from the state ``after`` it (the ``card``
     a record writes: docs/decisions.md, record reading 1): the card drawn, the card a
-    place or bounce displaced, the card a reveal or flip turned up; ``None`` otherwise."""
+    place or bounce displaced, the card a reveal or flip turned up; ``None`` otherwise.
+
+    A card turned up that completed a line under rule 10.6 has left its slot at once:
+    it is read from the state ``before`` the move, when given."""
     kind = type(move)
     if kind is Draw or kind is Place or kind is Bounce:
         return after.held
     if kind is Reveal or kind is Flip:
-        return after.cards[move.player][move.slot]  # type: ignore[union-attr]
+        seat: int = move.player  # type: ignore[union-attr]
+        slot: int = move.slot  # type: ignore[union-attr]
+        shown = after.cards[seat][slot]
+        if shown == EMPTY and before is not None:
+            return before.cards[seat][slot]
+        return shown
     return None
 
 

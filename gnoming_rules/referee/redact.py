@@ -151,7 +151,7 @@ def _public_entry(
     if action in _REQUIRED or (
         isinstance(move, Place | Bounce) and not before.face_up[move.player] >> move.slot & 1
     ):
-        public["card"] = card_claim(move, after)
+        public["card"] = card_claim(move, after, before)
     return public
 
 
@@ -183,6 +183,7 @@ def _card_in_sight(rules: Ruleset, entry: Mapping[str, Any], state: State) -> Fa
         and player in seats
         and 0 <= slot < rules.slots
         and state.is_face_up(player, slot)
+        and state.cards[player][slot] != EMPTY
     ):
         return state.cards[player][slot]
     tops = [pile[-1] for pile in state.discard_piles if pile]
@@ -190,7 +191,7 @@ def _card_in_sight(rules: Ruleset, entry: Mapping[str, Any], state: State) -> Fa
         return tops[0]
     for seat in seats:
         for there in range(rules.slots):
-            if state.is_face_up(seat, there):
+            if state.is_face_up(seat, there) and state.cards[seat][there] != EMPTY:
                 return state.cards[seat][there]
     return sorted_faces(rules.compiled.deck)[0]
 
