@@ -13,8 +13,13 @@ from kit import EXAMPLES
 
 import gnoming_rules as gr
 from gnoming_rules.cli import main
+from gnoming_rules.core.cards import EMPTY
+from gnoming_rules.formats import state_from_dict, state_to_dict
 from gnoming_rules.formats.record import Record, dump_record, parse_record, write_record
+from gnoming_rules.pictures.table import table_svg
 from gnoming_rules.play.bots import play_game
+from gnoming_rules.play.observation import observe
+from gnoming_rules.play.render import draw_table
 from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
 
@@ -30,7 +35,9 @@ def test_golf_6_is_classic_six_card_golf() -> None:
     # A=1, 2=-2, J/Q=10, K=0; a pair of equal cards in a column scores 0, twos included.
     assert gr.score_layout(golf, ["A", 2, "J", "Q", "K", 5]) == 1 - 2 + 10 + 10 + 0 + 5
     assert gr.score_layout(golf, [2, "J", 7, 2, "J", 3]) == 10
-    assert gr.score_layout(golf, ["J", 9, 4, "Q", 9, 4]) == 20  # a J and a Q do not pair
+    assert (
+        gr.score_layout(golf, ["J", 9, 4, "Q", 9, 4]) == 20
+    )  # a J and a Q do not pair
     assert "Pagat" in golf.description
 
 
@@ -91,10 +98,16 @@ def test_skyjo_like_is_the_published_skyjo_deck_layout_and_end() -> None:
     assert all(numbers[face] == 10 for face in range(1, 13))
     assert (skyjo.players.min, skyjo.players.max, skyjo.game.end_score) == (2, 8, 100)
     assert skyjo.sets.score == "remove" and skyjo.sets.lines == ("columns",)
-    assert skyjo.turn.flip_after_deck_discard == "must" and skyjo.first_player == "went_out"
+    assert (
+        skyjo.turn.flip_after_deck_discard == "must"
+        and skyjo.first_player == "went_out"
+    )
     assert skyjo.going_out.double_if_not_lowest and "Skyjo" in skyjo.description
     # a column of three matching cards, -2s included, is a set that leaves: 0 points
-    assert gr.score_layout(skyjo, [-2, 5, 5, 7, -2, 5, 6, 8, -2, 5, 1, 9]) == 5 + 6 + 1 + 7 + 8 + 9
+    assert (
+        gr.score_layout(skyjo, [-2, 5, 5, 7, -2, 5, 6, 8, -2, 5, 1, 9])
+        == 5 + 6 + 1 + 7 + 8 + 9
+    )
 
 
 def _skyjo_game_with_a_removal() -> tuple[Record, gr.State]:
@@ -103,7 +116,9 @@ def _skyjo_game_with_a_removal() -> tuple[Record, gr.State]:
     return record, final  # (seed 2: the greedy bots complete a column in round 1)
 
 
-def test_skyjo_like_plays_validates_redacts_and_validates_in_public_with_emptied_slots() -> None:
+def test_skyjo_like_plays_validates_redacts_and_validates_in_public_with_emptied_slots() -> (
+    None
+):
     record, final = _skyjo_game_with_a_removal()
     verdict = validate_record(parse_record(dump_record(record)))
     assert verdict.valid and verdict.complete and verdict.totals == final.totals
@@ -130,7 +145,11 @@ def test_skyjo_like_plays_validates_redacts_and_validates_in_public_with_emptied
     for tampered in (wrong_face, wrong_null):
         bad = validate_record(parse_record(json.dumps(tampered)))
         assert bad.error is not None
-        assert (bad.error.round, bad.error.move, bad.error.code) == (index, None, "card-mismatch")
+        assert (bad.error.round, bad.error.move, bad.error.code) == (
+            index,
+            None,
+            "card-mismatch",
+        )
 
 
 def test_skyjo_like_stats_and_impact_read_a_small_folder(
@@ -138,7 +157,9 @@ def test_skyjo_like_stats_and_impact_read_a_small_folder(
 ) -> None:
     rules = gr.load_ruleset("skyjo-like")
     for seed in range(3):
-        record, _ = play_game(rules, 2 + seed, seed=seed, ruleset_ref="skyjo-like", rounds=1)
+        record, _ = play_game(
+            rules, 2 + seed, seed=seed, ruleset_ref="skyjo-like", rounds=1
+        )
         write_record(record, tmp_path / f"game-{seed}.json")
     assert main(["stats", str(tmp_path), "--json", "--jobs", "1"]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -146,11 +167,75 @@ def test_skyjo_like_stats_and_impact_read_a_small_folder(
     variant = tmp_path / "zero.yaml"
     variant.write_text("extends: skyjo-like\nname: skyjo-zero\nsets: {score: zero}\n")
     status = main(
-        ["impact", "skyjo-like", str(variant), "--corpus", str(tmp_path), "--jobs", "1", "--json"]
+        [
+            "impact",
+            "skyjo-like",
+            str(variant),
+            "--corpus",
+            str(tmp_path),
+            "--jobs",
+            "1",
+            "--json",
+        ]
     )
     document = json.loads(capsys.readouterr().out)
     assert status == 0 and document["records"] == 3
     status = main(
-        ["impact", "skyjo-like", str(variant), "--games", "2", "--players", "3", "--json"]
+        [
+            "impact",
+            "skyjo-like",
+            str(variant),
+            "--games",
+            "2",
+            "--players",
+            "3",
+            "--json",
+        ]
     )
     assert status == 0 and json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def _state_with_an_empty_slot() -> gr.State:
+    rules = gr.load_ruleset("skyjo-like")
+    found: list[gr.State] = []
+
+    def watch(move: gr.Move, state: gr.State) -> None:
+        if (
+            not found
+            and state.phase is gr.Phase.DRAW
+            and any(EMPTY in l for l in state.cards)
+        ):
+            found.append(state)
+
+    play_game(rules, players=3, seed=2, watch=watch)
+    return found[0]
+
+
+def test_views_drawings_snapshots_and_encodings_show_an_empty_slot_as_empty() -> None:
+    rules = gr.load_ruleset("skyjo-like")
+    state = _state_with_an_empty_slot()
+    seat = next(s for s, layout in enumerate(state.cards) if EMPTY in layout)
+    slot = state.cards[seat].index(EMPTY)
+    # a snapshot writes it null and reads it back
+    data = state_to_dict(state)
+    assert data["cards"][seat][slot] is None
+    assert state_from_dict(json.loads(json.dumps(data)), rules) == state
+    # every seat's view shows the empty slot, and decides the same moves as the referee
+    for viewer in range(state.players):
+        view = observe(state, viewer)
+        assert view.layouts[seat][slot] == EMPTY
+        assert gr.legal_moves(rules, view) == gr.legal_moves(rules, state)
+    # the text drawing shows "." and the SVG an empty outline, not a card
+    assert "  .   " in "\n".join(draw_table(rules, state))
+    svg = table_svg(rules, state)
+    assert svg.count('class="empty"') >= state.cards[seat].count(EMPTY)
+    # the learning encoder: an all-zero cell
+    pytest.importorskip("numpy")
+    from gnoming_rules.adapters.encoding import Encoder
+
+    encoder = Encoder(rules, state.players)
+    vector = encoder.encode(observe(state, seat))
+    faces = len(encoder.faces) + 1
+    first = encoder.start("layouts") + slot * faces
+    cell = vector[first : first + faces]
+    assert not cell.any()
