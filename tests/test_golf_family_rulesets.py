@@ -35,9 +35,7 @@ def test_golf_6_is_classic_six_card_golf() -> None:
     # A=1, 2=-2, J/Q=10, K=0; a pair of equal cards in a column scores 0, twos included.
     assert gr.score_layout(golf, ["A", 2, "J", "Q", "K", 5]) == 1 - 2 + 10 + 10 + 0 + 5
     assert gr.score_layout(golf, [2, "J", 7, 2, "J", 3]) == 10
-    assert (
-        gr.score_layout(golf, ["J", 9, 4, "Q", 9, 4]) == 20
-    )  # a J and a Q do not pair
+    assert gr.score_layout(golf, ["J", 9, 4, "Q", 9, 4]) == 20  # a J and a Q do not pair
     assert "Pagat" in golf.description
 
 
@@ -98,16 +96,10 @@ def test_skyjo_like_is_the_published_skyjo_deck_layout_and_end() -> None:
     assert all(numbers[face] == 10 for face in range(1, 13))
     assert (skyjo.players.min, skyjo.players.max, skyjo.game.end_score) == (2, 8, 100)
     assert skyjo.sets.score == "remove" and skyjo.sets.lines == ("columns",)
-    assert (
-        skyjo.turn.flip_after_deck_discard == "must"
-        and skyjo.first_player == "went_out"
-    )
+    assert skyjo.turn.flip_after_deck_discard == "must" and skyjo.first_player == "went_out"
     assert skyjo.going_out.double_if_not_lowest and "Skyjo" in skyjo.description
     # a column of three matching cards, -2s included, is a set that leaves: 0 points
-    assert (
-        gr.score_layout(skyjo, [-2, 5, 5, 7, -2, 5, 6, 8, -2, 5, 1, 9])
-        == 5 + 6 + 1 + 7 + 8 + 9
-    )
+    assert gr.score_layout(skyjo, [-2, 5, 5, 7, -2, 5, 6, 8, -2, 5, 1, 9]) == 5 + 6 + 1 + 7 + 8 + 9
 
 
 def _skyjo_game_with_a_removal() -> tuple[Record, gr.State]:
@@ -116,9 +108,7 @@ def _skyjo_game_with_a_removal() -> tuple[Record, gr.State]:
     return record, final  # (seed 2: the greedy bots complete a column in round 1)
 
 
-def test_skyjo_like_plays_validates_redacts_and_validates_in_public_with_emptied_slots() -> (
-    None
-):
+def test_skyjo_like_plays_validates_redacts_and_validates_in_public_with_emptied_slots() -> None:
     record, final = _skyjo_game_with_a_removal()
     verdict = validate_record(parse_record(dump_record(record)))
     assert verdict.valid and verdict.complete and verdict.totals == final.totals
@@ -157,9 +147,7 @@ def test_skyjo_like_stats_and_impact_read_a_small_folder(
 ) -> None:
     rules = gr.load_ruleset("skyjo-like")
     for seed in range(3):
-        record, _ = play_game(
-            rules, 2 + seed, seed=seed, ruleset_ref="skyjo-like", rounds=1
-        )
+        record, _ = play_game(rules, 2 + seed, seed=seed, ruleset_ref="skyjo-like", rounds=1)
         write_record(record, tmp_path / f"game-{seed}.json")
     assert main(["stats", str(tmp_path), "--json", "--jobs", "1"]) == 0
     summary = json.loads(capsys.readouterr().out)
@@ -200,11 +188,7 @@ def _state_with_an_empty_slot() -> gr.State:
     found: list[gr.State] = []
 
     def watch(move: gr.Move, state: gr.State) -> None:
-        if (
-            not found
-            and state.phase is gr.Phase.DRAW
-            and any(EMPTY in l for l in state.cards)
-        ):
+        if not found and state.phase is gr.Phase.DRAW and any(EMPTY in l for l in state.cards):
             found.append(state)
 
     play_game(rules, players=3, seed=2, watch=watch)

@@ -509,3 +509,15 @@ def test_10_6_an_empty_slot_is_no_face_down_card_for_hazard_flips() -> None:
         refusal = gr.explain(rules, state, gr.Flip(1, slot))
         assert refusal is not None
         assert refusal.code == ("bad-slot" if slot == 0 else "slot-face-up")
+
+
+def test_10_6_a_layout_with_every_slot_empty_may_discard_a_card_taken_from_a_discard_pile() -> None:
+    # Reading (docs/decisions.md): 4.5 cannot apply when no slot can take the card.
+    rules = _remove(layout={"rows": 2, "cols": 2, "face_up_at_start": 4})
+    state = start_game(rules, layouts={0: [5, 5, 5, 5]})
+    assert state.cards[0] == (_GAP,) * 4 and state.turn == 0
+    state = play(rules, state, gr.Draw(0, 0))
+    moves = gr.legal_moves(rules, state)
+    assert moves and all(isinstance(m, gr.Discard) for m in moves)
+    after = play(rules, state, moves[0])
+    assert after.went_out == 0

@@ -184,6 +184,8 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         seat = state.turn
         held = state.held
         must_play = state.taken_from_discard and rules.taken_must_be_played
+        if must_play and rules.remove_lines and _all_empty(state.cards[seat]):
+            must_play = False  # rule 10.6: no slot can take the card, so 4.5 cannot apply
         if must_play:
             variant = 1 << rules.piles  # the places alone
         elif held == HAZARD:
@@ -535,6 +537,11 @@ def empty_mask(layout: Sequence[Face]) -> int:
     return mask
 
 
+def _all_empty(layout: Sequence[Face]) -> bool:
+    """Every slot of ``layout`` is empty (rule 10.6): no slot can take a card."""
+    return all(card == EMPTY for card in layout)
+
+
 def _empty_slot(seat: int, slot: int, rule: str) -> IllegalMove:
     return IllegalMove("bad-slot", rule, f"seat {seat}'s slot {slot} is empty (10.6)")
 
@@ -745,7 +752,12 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         and type(loose.player) is int
     ):
         _check_actor(state, move, _PLACE, _BOUNCE)
-    if phase is _PLACE and state.taken_from_discard and rules.taken_must_be_played:
+    if (
+        phase is _PLACE
+        and state.taken_from_discard
+        and rules.taken_must_be_played
+        and not (rules.remove_lines and _all_empty(state.cards[state.turn]))  # (10.6)
+    ):
         raise IllegalMove(
             "must-play-taken-card",
             "4.5",
