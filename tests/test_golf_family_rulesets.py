@@ -188,7 +188,11 @@ def _state_with_an_empty_slot() -> gr.State:
     found: list[gr.State] = []
 
     def watch(move: gr.Move, state: gr.State) -> None:
-        if not found and state.phase is gr.Phase.DRAW and any(EMPTY in l for l in state.cards):
+        if (
+            not found
+            and state.phase is gr.Phase.DRAW
+            and any(EMPTY in cards for cards in state.cards)
+        ):
             found.append(state)
 
     play_game(rules, players=3, seed=2, watch=watch)
