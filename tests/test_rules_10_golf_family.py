@@ -521,3 +521,19 @@ def test_10_6_a_layout_with_every_slot_empty_may_discard_a_card_taken_from_a_dis
     assert moves and all(isinstance(m, gr.Discard) for m in moves)
     after = play(rules, state, moves[0])
     assert after.went_out == 0
+
+
+def test_10_6_the_lines_the_final_turning_up_completes_leave_and_score_0() -> None:
+    rules = _remove(
+        empty_draw_pile="end_round",
+        deck=deck_patch({8: 3, 1: 10, 2: 10, 3: 7}),
+        players={"min": 3, "max": 3},
+    )
+    # seat 1's column 0 is three face-down 8s; the draw pile holds one card
+    state = start_game(rules, layouts={1: [8, 1, 2, 8, 3, 1, 8, 2, 3]}, draw=[3])
+    assert len(state.draw_pile) == 1
+    state = play(rules, state, gr.Draw(0), gr.Discard(0, 0))  # nothing left to draw: it ends
+    assert state.round == 1 and state.face_up == (rules.compiled.full_mask,) * 3
+    # the state keeps the layouts as a public record's final writes them (docs/decisions.md)
+    assert state.cards[1][0] == 8
+    assert state.scores[0][1] == 1 + 2 + 3 + 1 + 2 + 3  # the 8s left: 0 points
