@@ -68,6 +68,7 @@ __all__ = [
     "record_texts",
     "recorded_games",
     "records",
+    "removing_rulesets",
     "ruleset_overrides",
     "rulesets",
     "standard_ruleset",
@@ -274,6 +275,34 @@ def rulesets(
     """Loaded rulesets: the standard one and variants of it (see :func:`ruleset_overrides`)."""
     source = overrides if overrides is not None else ruleset_overrides()
     return st.just(standard_ruleset()) | source.map(load_ruleset)
+
+
+_DENSE_DECKS = (
+    {5: 60, 6: 50},
+    {1: 7, 2: 7, 3: 7, 4: 7, 5: 30, 6: 30, -1: 8, -2: 6},
+)
+"""Decks of few faces, under which random play completes lines often (rule 10.6)."""
+
+
+def removing_rulesets() -> st.SearchStrategy[Ruleset]:
+    """Rulesets under ``sets.score: remove`` (rule 10.6): the random ones of
+    :func:`ruleset_overrides` switched to it, ``skyjo-like``, and variants of the standard
+    game on decks of few faces (lines complete, so lines leave, in most games)."""
+    random_ones = ruleset_overrides().map(
+        lambda patch: {**patch, "sets": {**patch.get("sets", {}), "score": "remove"}}
+    )
+    dense = st.builds(
+        lambda numbers, cards, lines: {
+            "extends": "standard",
+            "deck": {"numbers": {**dict.fromkeys(range(-5, 13)), **numbers}},
+            "sets": {"score": "remove", "cards": cards, "lines": lines},
+        },
+        st.sampled_from(_DENSE_DECKS),
+        st.sampled_from(["positive", "any"]),
+        st.sampled_from([["rows", "columns"], ["columns"], ["rows", "columns", "diagonals"]]),
+    )
+    named = st.just("skyjo-like").map(_load_bundled)
+    return named | (dense | random_ones.map(_playable_family)).map(load_ruleset)
 
 
 _TABLE = ("deck", "players", "layout")

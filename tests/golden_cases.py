@@ -62,6 +62,7 @@ CASES: dict[str, dict[str, Any]] = {
         "bot": "random",
         "rounds": 2,
     },
+    "skyjo-like-3-greedy": {"ruleset": "skyjo-like", "players": 3, "seed": 28, "rounds": 2},
 }
 """Golden file -> how its game is played (the ruleset as the record names it, from golden/)."""
 

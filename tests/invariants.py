@@ -33,6 +33,7 @@ from gnoming_rules import (
     Ruleset,
     State,
 )
+from gnoming_rules.core.cards import EMPTY
 from gnoming_rules.core.engine import ENGINE_CODES
 from gnoming_rules.core.state import below_tops
 from gnoming_rules.testing import candidate_moves
@@ -81,7 +82,7 @@ def cards_in_play(state: State) -> Counter[Face]:
     """Every card the state holds: layouts, draw pile, discard piles, the hand and removed."""
     counts: Counter[Face] = Counter()
     for layout in state.cards:
-        counts.update(layout)
+        counts.update(card for card in layout if card != EMPTY)  # an empty slot: no card (10.6)
     counts.update(state.draw_pile)
     for pile in state.discard_piles:
         counts.update(pile)
@@ -120,6 +121,72 @@ def check_deck_conservation(ruleset: Ruleset, state: State) -> None:
             f"cards missing {dict(deck - seen)}, cards extra {dict(seen - deck)} "
             f"(round {state.round}, phase {state.phase.name})",
         )
+
+
+def complete_lines(ruleset: Ruleset, layout: Sequence[Face], up: int) -> list[tuple[int, ...]]:
+    """The lines of ``layout`` that RULES 10.6 removes: all face up, no empty slot, a set
+    by 10.2/10.3 with no wild mulligan (a mulligan matches mulligans only; hazards never)."""
+    rows, cols = ruleset.layout.rows, ruleset.layout.cols
+    kinds = ruleset.sets.lines
+    lines: list[tuple[int, ...]] = []
+    if "rows" in kinds:
+        lines += [tuple(r * cols + c for c in range(cols)) for r in range(rows)]
+    if "columns" in kinds:
+        lines += [tuple(r * cols + c for r in range(rows)) for c in range(cols)]
+    if "diagonals" in kinds and rows == cols:
+        lines += [tuple(r * cols + r for r in range(rows))]
+        lines += [tuple(r * cols + cols - 1 - r for r in range(rows))]
+
+    def key(card: Face) -> object:
+        if card == MULLIGAN:
+            return MULLIGAN if ruleset.sets.cards == "any" else None
+        if card in (HAZARD, EMPTY):
+            return None
+        value = ruleset.deck.value(card)
+        if ruleset.sets.cards == "positive" and value <= 0:
+            return None
+        return value if ruleset.sets.match == "value" else card
+
+    found = []
+    for line in lines:
+        keys = {key(layout[slot]) for slot in line}
+        if all(up >> slot & 1 for slot in line) and len(keys) == 1 and None not in keys:
+            found.append(line)
+    return found
+
+
+def check_lines_left(ruleset: Ruleset, before: State, move: Move, after: State) -> None:
+    """Under ``sets.score: remove`` (RULES 10.6): while a round runs no layout holds a
+    complete line, and the cards that left a layout lie on top of discard pile 0."""
+    if ruleset.sets.score != "remove" or isinstance(move, Deal) or not any(before.cards):
+        return
+    if len(after.scores) == len(before.scores):  # (the final turning-up leaves its lines)
+        for seat, layout in enumerate(after.cards):
+            left = complete_lines(ruleset, layout, after.face_up[seat])
+            if left:
+                raise PropertyViolation(
+                    DECK_CONSERVATION, f"{move}: seat {seat}'s complete lines {left} stayed"
+                )
+    gone: Counter[Face] = Counter()
+    for seat, (was, now) in enumerate(zip(before.cards, after.cards, strict=True)):
+        for slot, (old, new) in enumerate(zip(was, now, strict=True)):
+            if new == EMPTY and old != EMPTY:
+                played = isinstance(move, Place | Bounce) and (seat, slot) == (
+                    move.player,
+                    move.slot,
+                )
+                gone[before.held if played and before.held is not None else old] += 1
+            elif old == EMPTY and new != EMPTY:
+                raise PropertyViolation(
+                    DECK_CONSERVATION, f"{move}: seat {seat}'s empty slot {slot} filled again"
+                )
+    if gone:
+        pile, grown = before.discard_piles[0], after.discard_piles[0]
+        if grown[: len(pile)] != pile or Counter(grown[len(pile) :]) != gone:
+            raise PropertyViolation(
+                DECK_CONSERVATION,
+                f"{move}: the cards {dict(gone)} left, pile 0 went from {pile} to {grown}",
+            )
 
 
 def check_hazards_off_piles(state: State) -> None:
@@ -185,7 +252,7 @@ def check_bounce_rules(ruleset: Ruleset, before: State, move: Move, after: State
         problems.append("no chain: the play displaced a face-up card (5.1)")
 
     def positive(card: object) -> bool:  # RULES 10.1: a value above 0, never H or M
-        return card not in (HAZARD, MULLIGAN) and ruleset.deck.value(card) > 0  # type: ignore[arg-type]
+        return card not in (HAZARD, MULLIGAN, EMPTY) and ruleset.deck.value(card) > 0  # type: ignore[arg-type]
 
     def matches(card: object) -> bool:  # RULES 10.2: by face, or by value
         if ruleset.sets.match == "face":
@@ -198,7 +265,7 @@ def check_bounce_rules(ruleset: Ruleset, before: State, move: Move, after: State
         problems.append(f"no face-up {held} to match (5.2)")
     if before.filled >> move.slot & 1:
         problems.append(f"slot {move.slot} was already filled this turn (5.3)")
-    if after.cards[seat][move.slot] != held or after.held != layout[move.slot]:
+    if after.cards[seat][move.slot] not in (held, EMPTY) or after.held != layout[move.slot]:
         problems.append("the held card and the slot's card did not swap (5.3)")
     if problems:
         raise PropertyViolation(BOUNCE_RULES, f"{move} accepted: {'; '.join(problems)}")
@@ -498,6 +565,7 @@ class Watch:
         ruleset, checks = self.ruleset, self.properties
         if DECK_CONSERVATION in checks:
             check_deck_conservation(ruleset, after)
+            check_lines_left(ruleset, before, move, after)
         if FACE_UP_STAYS_UP in checks:
             check_face_up_stays_up(before, move, after)
         if MULLIGAN_LIMIT in checks:

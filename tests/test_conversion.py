@@ -17,6 +17,7 @@ from strategies import (
     game_setups,
     played_games,
     record_game,
+    removing_rulesets,
     rulesets,
 )
 
@@ -29,7 +30,7 @@ from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
 from gnoming_rules.referee.validate import Verdict
 
-SOME_RULES = bundled_variants() | rulesets()
+SOME_RULES = bundled_variants() | rulesets() | removing_rulesets()
 NOT_A_RULE = INPUT_ERROR_CODES | {
     "card-mismatch",
     "bad-reshuffle",

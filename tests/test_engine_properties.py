@@ -10,15 +10,17 @@ from __future__ import annotations
 import random
 
 from builders import variant
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import LEGAL_IFF_APPLY, PROPERTIES, PURITY, Watch
 from strategies import (
     GameSetup,
     PlayedGame,
+    game_setups,
     move_cap,
     play_randomly,
     played_games,
+    removing_rulesets,
     standard_ruleset,
 )
 
@@ -68,6 +70,28 @@ def replays_are_identical(game: PlayedGame, noise: int) -> None:
 @given(played_games(complete=True))
 def test_every_step_of_a_random_game_keeps_every_property(game: PlayedGame) -> None:
     replay_with_all_checks(game)
+
+
+REMOVING = settings(max_examples=max(10, settings().max_examples // 4))
+"""A quarter of the profile's examples (50 under ci, 1,250 under thorough): the rulesets of
+rule 10.6, where most random rulesets' games remove no line."""
+
+
+@REMOVING
+@given(played_games(game_setups(removing_rulesets()), complete=True))
+def test_every_step_keeps_every_property_when_lines_leave_the_layout(game: PlayedGame) -> None:
+    replay_with_all_checks(game)
+
+
+@REMOVING
+@given(played_games(game_setups(removing_rulesets())), st.data())
+def test_exactly_the_legal_moves_are_accepted_when_lines_leave_the_layout(
+    game: PlayedGame, data: st.DataObject
+) -> None:
+    phases = sorted({state.phase for state in game.states})
+    phase = data.draw(st.sampled_from(phases), label="phase")
+    state = data.draw(st.sampled_from([s for s in game.states if s.phase is phase]), label="state")
+    every_candidate_is_judged_right(game.ruleset, state)
 
 
 @given(played_games(), st.data())

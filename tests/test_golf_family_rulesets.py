@@ -1,21 +1,29 @@
-"""The bundled rulesets of the Golf family (issue 19, rule 10): golf-6 and golf-9 play,
+"""The bundled rulesets of the Golf family (issue 19, rule 10): golf-6, golf-9 and skyjo-like play,
 validate, redact and replay; a six-card Golf record written at the table validates, and a
 copy with one changed claim is refused at that move."""
 
 from __future__ import annotations
 
+import json
 import warnings
+from pathlib import Path
 
 import pytest
 from kit import EXAMPLES
 
 import gnoming_rules as gr
-from gnoming_rules.formats.record import dump_record, parse_record
+from gnoming_rules.cli import main
+from gnoming_rules.core.cards import EMPTY
+from gnoming_rules.formats import state_from_dict, state_to_dict
+from gnoming_rules.formats.record import Record, dump_record, parse_record, write_record
+from gnoming_rules.pictures.table import table_svg
 from gnoming_rules.play.bots import play_game
+from gnoming_rules.play.observation import observe
+from gnoming_rules.play.render import draw_table
 from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
 
-FAMILY = ["golf-6", "golf-9"]
+FAMILY = ["golf-6", "golf-9", "skyjo-like"]
 GOLF = EXAMPLES / "golf"
 """Records written by hand at a table (public information: no deal)."""
 
@@ -75,3 +83,147 @@ def test_pettingzoos_api_test_passes_on_each_family_ruleset(name: str) -> None:
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         warnings.filterwarnings("ignore", message="Observation space for each agent")
         pettingzoo_test.api_test(env(name, 3), num_cycles=150)
+
+
+# --- skyjo-like (rules 10.6-10.10) -------------------------------------------------------------
+
+
+def test_skyjo_like_is_the_published_skyjo_deck_layout_and_end() -> None:
+    skyjo = gr.load_ruleset("skyjo-like")
+    assert skyjo.deck.size == 150 and (skyjo.layout.rows, skyjo.layout.cols) == (3, 4)
+    numbers = dict(skyjo.deck.numbers)
+    assert (numbers[-2], numbers[-1], numbers[0]) == (5, 10, 15)
+    assert all(numbers[face] == 10 for face in range(1, 13))
+    assert (skyjo.players.min, skyjo.players.max, skyjo.game.end_score) == (2, 8, 100)
+    assert skyjo.sets.score == "remove" and skyjo.sets.lines == ("columns",)
+    assert skyjo.turn.flip_after_deck_discard == "must" and skyjo.first_player == "went_out"
+    assert skyjo.going_out.double_if_not_lowest and "Skyjo" in skyjo.description
+    # a column of three matching cards, -2s included, is a set that leaves: 0 points
+    assert gr.score_layout(skyjo, [-2, 5, 5, 7, -2, 5, 6, 8, -2, 5, 1, 9]) == 5 + 6 + 1 + 7 + 8 + 9
+
+
+def _skyjo_game_with_a_removal() -> tuple[Record, gr.State]:
+    rules = gr.load_ruleset("skyjo-like")
+    record, final = play_game(rules, players=3, seed=2, ruleset_ref="skyjo-like")
+    return record, final  # (seed 2: the greedy bots complete a column in round 1)
+
+
+def test_skyjo_like_plays_validates_redacts_and_validates_in_public_with_emptied_slots() -> None:
+    record, final = _skyjo_game_with_a_removal()
+    verdict = validate_record(parse_record(dump_record(record)))
+    assert verdict.valid and verdict.complete and verdict.totals == final.totals
+    assert final.is_over and max(final.totals) >= 100  # rule 10.8 ended it
+    public = json.loads(dump_record(redact(record)))
+    nulls = [
+        (index, seat, slot)
+        for index, round_ in enumerate(public["rounds"])
+        for seat, layout in enumerate(round_["final"])
+        for slot, card in enumerate(layout)
+        if card is None
+    ]
+    assert nulls, "this game removes a column during play"
+    public_verdict = validate_record(parse_record(json.dumps(public)))
+    assert public_verdict.valid and public_verdict.totals == final.totals
+    # a null where the slot is not empty, and a face where it is: card-mismatch at (round, null)
+    index, seat, slot = nulls[0]
+    layout = public["rounds"][index]["final"][seat]
+    wrong_face = json.loads(json.dumps(public))
+    wrong_face["rounds"][index]["final"][seat][slot] = 5
+    filled = [s for s, card in enumerate(layout) if card is not None]
+    wrong_null = json.loads(json.dumps(public))
+    wrong_null["rounds"][index]["final"][seat][filled[0]] = None
+    for tampered in (wrong_face, wrong_null):
+        bad = validate_record(parse_record(json.dumps(tampered)))
+        assert bad.error is not None
+        assert (bad.error.round, bad.error.move, bad.error.code) == (
+            index,
+            None,
+            "card-mismatch",
+        )
+
+
+def test_skyjo_like_stats_and_impact_read_a_small_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = gr.load_ruleset("skyjo-like")
+    for seed in range(3):
+        record, _ = play_game(rules, 2 + seed, seed=seed, ruleset_ref="skyjo-like", rounds=1)
+        write_record(record, tmp_path / f"game-{seed}.json")
+    assert main(["stats", str(tmp_path), "--json", "--jobs", "1"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == summary["valid"] == 3
+    variant = tmp_path / "zero.yaml"
+    variant.write_text("extends: skyjo-like\nname: skyjo-zero\nsets: {score: zero}\n")
+    status = main(
+        [
+            "impact",
+            "skyjo-like",
+            str(variant),
+            "--corpus",
+            str(tmp_path),
+            "--jobs",
+            "1",
+            "--json",
+        ]
+    )
+    document = json.loads(capsys.readouterr().out)
+    assert status == 0 and document["records"] == 3
+    status = main(
+        [
+            "impact",
+            "skyjo-like",
+            str(variant),
+            "--games",
+            "2",
+            "--players",
+            "3",
+            "--json",
+        ]
+    )
+    assert status == 0 and json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def _state_with_an_empty_slot() -> gr.State:
+    rules = gr.load_ruleset("skyjo-like")
+    found: list[gr.State] = []
+
+    def watch(move: gr.Move, state: gr.State) -> None:
+        if (
+            not found
+            and state.phase is gr.Phase.DRAW
+            and any(EMPTY in cards for cards in state.cards)
+        ):
+            found.append(state)
+
+    play_game(rules, players=3, seed=2, watch=watch)
+    return found[0]
+
+
+def test_views_drawings_snapshots_and_encodings_show_an_empty_slot_as_empty() -> None:
+    rules = gr.load_ruleset("skyjo-like")
+    state = _state_with_an_empty_slot()
+    seat = next(s for s, layout in enumerate(state.cards) if EMPTY in layout)
+    slot = state.cards[seat].index(EMPTY)
+    # a snapshot writes it null and reads it back
+    data = state_to_dict(state)
+    assert data["cards"][seat][slot] is None
+    assert state_from_dict(json.loads(json.dumps(data)), rules) == state
+    # every seat's view shows the empty slot, and decides the same moves as the referee
+    for viewer in range(state.players):
+        view = observe(state, viewer)
+        assert view.layouts[seat][slot] == EMPTY
+        assert gr.legal_moves(rules, view) == gr.legal_moves(rules, state)
+    # the text drawing shows "." and the SVG an empty outline, not a card
+    assert "  .   " in "\n".join(draw_table(rules, state))
+    svg = table_svg(rules, state)
+    assert svg.count('class="empty"') >= state.cards[seat].count(EMPTY)
+    # the learning encoder: an all-zero cell
+    pytest.importorskip("numpy")
+    from gnoming_rules.adapters.encoding import Encoder
+
+    encoder = Encoder(rules, state.players)
+    vector = encoder.encode(observe(state, seat))
+    faces = len(encoder.faces) + 1
+    first = encoder.start("layouts") + slot * faces
+    cell = vector[first : first + faces]
+    assert not cell.any()

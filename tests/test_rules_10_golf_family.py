@@ -9,9 +9,19 @@ import random
 from typing import Any
 
 import pytest
-from builders import H, deck_patch, play, start_game, variant
+from builders import (
+    H,
+    arranged_deal,
+    deck_patch,
+    play,
+    quiet_turns,
+    reveal_all,
+    start_game,
+    variant,
+)
 
 import gnoming_rules as gr
+from gnoming_rules.core.cards import EMPTY
 from gnoming_rules.core.engine import round_scores
 from gnoming_rules.formats.record import dump_record, parse_record
 from gnoming_rules.play.bots import play_game
@@ -342,3 +352,188 @@ def test_10_10_rotate_as_2_2_when_nobody_went_out() -> None:
     rounds = _round_starters(rules, 1, players=3)
     assert [out for _, out in rounds] == [None, None, None]
     assert [starter for starter, _ in rounds] == [2, 0, 1]
+
+
+# --- 10.6 removing lines ---------------------------------------------------------------------
+
+_REMOVE = {"sets": {"score": "remove"}}
+_GAP = EMPTY
+
+
+def _remove(**changes: Any) -> gr.Ruleset:
+    return variant(**{**_REMOVE, **changes})
+
+
+def test_10_6_a_reveal_that_leaves_a_line_all_face_up_and_matching_removes_it() -> None:
+    rules = _remove(layout={"rows": 3, "cols": 3, "face_up_at_start": 4})
+    state = gr.new_game(rules, 3)
+    state = play(rules, state, arranged_deal(rules, 3, layouts={0: [5, 5, 5, 1, 2, 3, 4, 6, 7]}))
+    pile = state.discard_piles[0]
+    state = play(rules, state, gr.Reveal(0, 0), gr.Reveal(0, 1), gr.Reveal(0, 2))
+    # the row leaves at once: face up on discard pile 0, slot order, the highest slot on top
+    assert state.cards[0][:3] == (_GAP, _GAP, _GAP)
+    assert state.discard_piles[0] == (*pile, 5, 5, 5)
+    assert state.turn == 0 and state.phase is gr.Phase.REVEAL  # the setup goes on
+    # an empty slot cannot be revealed (bad-slot)
+    assert gr.Reveal(0, 0) not in gr.legal_moves(rules, state)
+    refusal = gr.explain(rules, state, gr.Reveal(0, 0))
+    assert refusal is not None and refusal.code == "bad-slot"
+
+
+def test_10_6_a_play_that_completes_a_line_removes_it_and_the_turn_goes_on() -> None:
+    rules = _remove()
+    state = start_game(rules, layouts={0: [5, 5, 9, 1, 2, 3, 4, 6, 7]}, draw=[5])
+    state = play(rules, state, gr.Draw(0), gr.Place(0, 2))
+    assert state.cards[0][:3] == (_GAP, _GAP, _GAP)
+    assert state.discard_piles[0][-3:] == (5, 5, 5)
+    # the displaced 9 is held: the turn goes on, and the 9 is discarded as usual
+    assert state.phase is gr.Phase.BOUNCE and state.held == 9
+    after = play(rules, state, gr.Discard(0, 1))
+    assert after.turn == 1 and after.discard_piles[1][-1] == 9
+    # a later play into an empty slot is bad-slot, and legal_moves offers none
+    state = quiet_turns(rules, after, 2)
+    state = play(rules, state, gr.Draw(0))
+    assert not any(isinstance(m, gr.Place) and m.slot < 3 for m in gr.legal_moves(rules, state))
+    refusal = gr.explain(rules, state, gr.Place(0, 1))
+    assert refusal is not None and (refusal.code, refusal.rule) == ("bad-slot", "4.2")
+
+
+def test_10_6_a_bounce_that_completes_a_line_removes_it_and_the_held_card_may_still_bounce() -> (
+    None
+):
+    rules = _remove()
+    state = start_game(rules, layouts={0: [7, 7, 6, 1, 7, 3, 4, 6, 8]}, draw=[6])
+    state = play(rules, state, gr.Draw(0), gr.Place(0, 4), gr.Bounce(0, 2))
+    assert state.cards[0][:3] == (_GAP, _GAP, _GAP)
+    assert state.discard_piles[0][-3:] == (7, 7, 7)
+    # the 6 displaced from slot 2 is held, and matches the face-up 6 in slot 4
+    assert state.held == 6 and state.phase is gr.Phase.BOUNCE
+    moves = gr.legal_moves(rules, state)
+    assert gr.Bounce(0, 5) in moves and not any(
+        isinstance(m, gr.Bounce) and m.slot < 3 for m in moves
+    )
+    refusal = gr.explain(rules, state, gr.Bounce(0, 0))
+    assert refusal is not None and (refusal.code, refusal.rule) == ("bad-slot", "5.3")
+
+
+def test_10_6_a_flip_that_completes_a_line_removes_it() -> None:
+    rules = _remove()
+    state = start_game(rules, layouts={1: [4, 4, 4, 1, 2, 3, 5, 6, 7]}, draw=[H])
+    state = play(rules, state, gr.Draw(0), gr.Discard(0))
+    assert state.flips_owed == (1, 2)
+    state = play(rules, state, gr.Flip(1, 2))
+    assert state.cards[1][:3] == (_GAP, _GAP, _GAP)
+    assert state.discard_piles[0][-3:] == (4, 4, 4)
+    assert state.flips_owed == (2,)  # the flips go on
+    # an empty slot is neither face up nor face down: it cannot be flipped (bad-slot)
+    state = play(rules, state, gr.Flip(2, 2), gr.Draw(1), gr.Discard(1, 0))
+    state = play(rules, state, gr.Draw(2), gr.Discard(2, 0))
+
+
+def test_10_6_lines_completed_at_once_leave_by_lowest_slot_row_first_a_shared_card_once() -> None:
+    # 11 and 12 are worth 5 and match 5 by value: the faces tell the order on the pile.
+    rules = _remove(
+        deck={"values": {11: 5, 12: 5}},
+        sets={"match": "value", "score": "remove"},
+        layout={"rows": 3, "cols": 3, "face_up_at_start": 4},
+    )
+    state = start_game(
+        rules,
+        layouts={0: [1, 5, 12, 12, 2, 3, 5, 4, 6]},
+        reveals={0: (1, 2, 3, 6)},
+        draw=[11],
+    )
+    pile = state.discard_piles[0]
+    state = play(rules, state, gr.Draw(0), gr.Place(0, 0))
+    # row 0 (slots 0, 1, 2) first, then column 0 (slots 3, 6): the 11 in both leaves once
+    assert state.discard_piles[0] == (*pile, 11, 5, 12, 12, 5)
+    assert [state.cards[0][s] for s in (0, 1, 2, 3, 6)] == [_GAP] * 5
+    assert state.held == 1
+
+
+def test_10_6_mulligans_are_never_wild_for_removal_and_hazards_never_match() -> None:
+    rules = _remove(layout={"rows": 3, "cols": 3, "face_up_at_start": 6})
+    layout: list[gr.Face | None] = [5, 5, "M", H, H, H, 1, 2, 3]
+    state = start_game(rules, layouts={0: layout}, reveals={0: (0, 1, 2, 3, 4, 5)})
+    assert _GAP not in state.cards[0]
+    any_cards = _remove(sets={"cards": "any", "score": "remove"})
+    assert gr.score_layout(any_cards, [H, H, H, 1, 2, 3, 4, 6, 7]) == 30 + 23
+
+
+def test_10_6_an_empty_slot_scores_0_and_makes_its_other_lines_unable_to_be_sets() -> None:
+    rules = _remove()
+    # column 0 holds the gap: 5 5 5 in row 1 is a set still in the layout (it leaves: 0)
+    assert gr.score_layout(rules, [_GAP, 8, 8, 5, 5, 5, 8, 1, 2]) == 8 + 8 + 8 + 1 + 2
+    # row 0 with a gap and two 8s is no set; column 1 is 8, 1, 1: none
+    assert gr.score_layout(rules, [_GAP, 8, 8, 3, 1, 4, 6, 1, 2]) == 8 + 8 + 3 + 1 + 4 + 6 + 1 + 2
+    breakdown = gr.score_breakdown(rules, [_GAP, 8, 8, 3, 1, 4, 6, 1, 2])
+    assert breakdown.cards[0].points == 0 and "empty" in breakdown.cards[0].note
+    assert gr.score_visible(rules, [_GAP, 8, None, 3, 1, 4, 6, 1, 2]) == 8 + 3 + 1 + 4 + 6 + 3
+
+
+def test_10_6_at_the_end_of_a_round_the_final_turning_up_removes_lines_on_every_layout() -> None:
+    rules = _remove()
+    # the round ends with column 0 of seat 1 completed by the final turning-up: it leaves
+    # (0 points); without remove, the same layout scores minus its value.
+    layouts = [[8, 1, 2, 8, 3, 4, 8, 6, 7], [1, 2, 3, 4, 6, 7, 9, 10, 11]]
+    assert round_scores(rules.compiled, layouts, None) == (1 + 2 + 3 + 4 + 6 + 7, 53)
+    standard = gr.load_ruleset("standard")
+    assert round_scores(standard.compiled, layouts, None) == (-8 + 23, 53)
+
+
+def test_10_6_a_player_goes_out_when_every_card_left_in_the_layout_is_face_up() -> None:
+    rules = _remove(layout={"rows": 3, "cols": 3, "face_up_at_start": 8})
+    state = start_game(
+        rules,
+        layouts={0: [5, 5, 9, 1, 2, 3, 4, 6, 7]},
+        reveals={0: (0, 1, 3, 4, 5, 6, 7, 8)},
+        draw=[5],
+    )
+    state = play(rules, state, gr.Draw(0), gr.Place(0, 2), gr.Discard(0, 0))
+    assert state.cards[0][:3] == (_GAP, _GAP, _GAP)
+    assert state.went_out == 0 and state.face_down_count(0) == 0
+
+
+def test_10_6_an_empty_slot_is_no_face_down_card_for_hazard_flips() -> None:
+    rules = _remove(layout={"rows": 3, "cols": 3, "face_up_at_start": 4})
+    # seat 1: row 0 leaves at the setup, slots 3..8 are face down but one
+    state = gr.new_game(rules, 3)
+    deal = arranged_deal(rules, 3, layouts={1: [4, 4, 4, 1, 2, 3, 5, 6, 7]}, draw=[H])
+    state = reveal_all(rules, play(rules, state, deal), {1: (0, 1, 2, 3)})
+    assert state.cards[1][:3] == (_GAP, _GAP, _GAP) and state.face_down_count(1) == 5
+    state = play(rules, state, gr.Draw(0), gr.Discard(0))
+    assert state.flips_owed == (1, 2)
+    flips = gr.legal_moves(rules, state)
+    assert flips == tuple(gr.Flip(1, slot) for slot in range(4, 9))
+    for slot in (0, 3):
+        refusal = gr.explain(rules, state, gr.Flip(1, slot))
+        assert refusal is not None
+        assert refusal.code == ("bad-slot" if slot == 0 else "slot-face-up")
+
+
+def test_10_6_a_layout_with_every_slot_empty_may_discard_a_card_taken_from_a_discard_pile() -> None:
+    # Reading (docs/decisions.md): 4.5 cannot apply when no slot can take the card.
+    rules = _remove(layout={"rows": 2, "cols": 2, "face_up_at_start": 4})
+    state = start_game(rules, layouts={0: [5, 5, 5, 5]})
+    assert state.cards[0] == (_GAP,) * 4 and state.turn == 0
+    state = play(rules, state, gr.Draw(0, 0))
+    moves = gr.legal_moves(rules, state)
+    assert moves and all(isinstance(m, gr.Discard) for m in moves)
+    after = play(rules, state, moves[0])
+    assert after.went_out == 0
+
+
+def test_10_6_the_lines_the_final_turning_up_completes_leave_and_score_0() -> None:
+    rules = _remove(
+        empty_draw_pile="end_round",
+        deck=deck_patch({8: 3, 1: 10, 2: 10, 3: 7}),
+        players={"min": 3, "max": 3},
+    )
+    # seat 1's column 0 is three face-down 8s; the draw pile holds one card
+    state = start_game(rules, layouts={1: [8, 1, 2, 8, 3, 1, 8, 2, 3]}, draw=[3])
+    assert len(state.draw_pile) == 1
+    state = play(rules, state, gr.Draw(0), gr.Discard(0, 0))  # nothing left to draw: it ends
+    assert state.round == 1 and state.face_up == (rules.compiled.full_mask,) * 3
+    # the state keeps the layouts as a public record's final writes them (docs/decisions.md)
+    assert state.cards[1][0] == 8
+    assert state.scores[0][1] == 1 + 2 + 3 + 1 + 2 + 3  # the 8s left: 0 points

@@ -18,6 +18,7 @@ from strategies import layouts, rulesets, variant
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
 from gnoming_rules.core import is_positive
+from gnoming_rules.core.cards import EMPTY
 
 
 def _ruleset_and_layout(
@@ -73,16 +74,20 @@ def lowering_a_loose_card_never_raises_the_score(data: st.DataObject) -> None:
     Why it holds whatever the toggles: under the referee's old choice of wild mulligans
     the lower card scores less, or completes sets that score below the cards they cover;
     a wild mulligan that such a set would newly cover was in no set before, so the referee
-    may un-wild it instead, which changes nothing else.
+    may un-wild it instead, which changes nothing else. Not under ``sets.cards: any``
+    (10.3, with set score ``zero`` or ``remove``): a lower card may complete a set of
+    negative cards, which then score 0.
     """
     ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
+    assume(ruleset.sets.cards != "any")
     breakdown = gr.score_breakdown(ruleset, layout)
     loose = [c.slot for c in breakdown.cards if not c.in_set and is_positive(c.card)]
     assume(loose)
     slot = data.draw(st.sampled_from(loose), label="slot")
     value = layout[slot]
     assert isinstance(value, int)
-    lower = sorted(face for face in ruleset.deck.numbers if face < value)
+    worth = ruleset.deck.value  # lower in points (rule 10.1), not only in face
+    lower = sorted(face for face in ruleset.deck.numbers if worth(face) < worth(value))
     assume(lower)
     lowered = [*layout]
     lowered[slot] = data.draw(st.sampled_from(lower), label="lower card")
@@ -109,7 +114,9 @@ def a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data: st.DataObject
 
 
 def card_points(ruleset: Ruleset, card: Face) -> int:
-    """What a card in no set scores (RULES 8.3-8.5, 10.1)."""
+    """What a card in no set scores (RULES 8.3-8.5, 10.1); an empty slot scores 0 (10.6)."""
+    if card == EMPTY:
+        return 0
     if card == HAZARD:
         return ruleset.hazard.penalty
     if card == MULLIGAN:
@@ -141,7 +148,7 @@ def sets_under(
     anything = ruleset.sets.cards == "any"
     for line in grid_lines(ruleset):
         cards = [layout[s] for s in line if s not in wild]
-        if not cards or HAZARD in cards:
+        if not cards or HAZARD in cards or EMPTY in cards:  # (no set through a gap: 10.6)
             continue
         if not anything and MULLIGAN in cards:
             continue
@@ -158,7 +165,7 @@ def sets_under(
 
 def _points(ruleset: Ruleset, value: int) -> int:
     """What a set of ``value`` scores (RULES 8.2, 10.5)."""
-    return 0 if ruleset.sets.score == "zero" else -value
+    return 0 if ruleset.sets.score in ("zero", "remove") else -value  # remove: 10.6
 
 
 def score_under(ruleset: Ruleset, layout: Sequence[Face], wild: set[int]) -> int:
@@ -202,6 +209,8 @@ def the_referee_takes_the_lowest_wild_choice(data: st.DataObject) -> None:
     ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
     mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
     limit = min(ruleset.mulligan.max_face_up, len(mulligans))
+    if ruleset.sets.score == "remove":  # no mulligan is wild for a line that leaves (10.6)
+        limit = 0
     lowest = min(
         score_under(ruleset, layout, set(chosen))
         for size in range(limit + 1)

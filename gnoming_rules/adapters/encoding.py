@@ -7,7 +7,8 @@ agent fed with it sees no more than a player at the table. Seats are *relative*:
 can play any seat. The segments, in order (F = the deck's distinct faces, S = slots,
 K = discard piles, n = players, R = rounds), are listed in :attr:`Encoder.segments`:
 
-- ``layouts`` (n x S x (F+1)): one-hot face of each slot; the last entry is "face down".
+- ``layouts`` (n x S x (F+1)): one-hot face of each slot; the last entry is "face down";
+  an empty slot (rule 10.6: its line left the layout) is all zeros.
 - ``pile_cards`` (K x F): how many of each face each discard pile holds (piles are public
   whole, rule 3.3 and 4.4).
 - ``held`` (F+2): nothing held, a card held that this seat cannot see, or its face.
@@ -33,7 +34,7 @@ try:
 except ImportError as missing:  # a clear missing-extra error, not a bare ModuleNotFoundError
     raise missing_extra(missing, "rl") from None
 
-from ..core.cards import Face
+from ..core.cards import EMPTY, Face
 from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
@@ -134,7 +135,10 @@ class Encoder:
         self._filled_bytes: dict[int, bytes] = {}
         self._owed_bytes: dict[tuple[tuple[int, ...], int], bytes] = {}
         cells = _one_hots(f + 1)
-        self._cells = (cells[f], {face: cells[i] for i, face in enumerate(self.faces)})
+        self._cells = (
+            cells[f],
+            {EMPTY: bytes(4 * (f + 1)), **{face: cells[i] for i, face in enumerate(self.faces)}},
+        )
         """A slot's one-hot cell face down, and face up by face."""
         self._top_bytes = cells
         """A pile's top face, one-hot, or "empty" at ``f``."""
@@ -306,7 +310,8 @@ class Encoder:
         f, index = len(self.faces), self._index
         block = np.zeros(self._block, dtype=np.float32)
         for slot, card in enumerate(layout):
-            block[slot * (f + 1) + (f if card is None else index[card])] = 1.0
+            if card != EMPTY:  # an empty slot (rule 10.6) stays all zeros
+                block[slot * (f + 1) + (f if card is None else index[card])] = 1.0
         return _remember(self._layout_blocks, layout, block)
 
     def _pile_count(self, pile: tuple[Face, ...]) -> Vector:

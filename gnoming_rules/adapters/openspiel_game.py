@@ -56,6 +56,7 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
 
 from ..core.cards import Face, face_text
 from ..core.engine import apply, new_game, shuffle
+from ..core.entries import card_claim
 from ..core.errors import UsageError
 from ..core.moves import Deal, Move, PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
@@ -437,7 +438,7 @@ def _shown_card(move: PlayerMove, before: State, after: State) -> Face | None:
     """The card a move shows: turned up, drawn, displaced (now held) or discarded."""
     action = move.action
     if action in ("reveal", "flip"):
-        return after.cards[move.player][move.slot]  # type: ignore[union-attr]
+        return card_claim(move, after, before)  # (a card that left with its line: 10.6)
     if action == "discard":
         return before.held
     return after.held

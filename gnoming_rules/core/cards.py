@@ -30,6 +30,11 @@ HIDDEN: Final = "?"
 """A stand-in for a card nobody sees (a view's face-down card, the draw pile's order):
 ``"?"`` is no card (:func:`is_face` is false), so it is never mistaken for one, and the
 engine never reads it to decide a move (``gnoming_rules.play.observation.stand_in``)."""
+EMPTY: Final = "."
+"""What an empty slot holds (rule 10.6: its line left the layout under ``sets.score:
+remove``). ``"."`` is no card (:func:`is_face` is false); its slot's face-up bit is set, so
+that it counts neither as face down (hazard flips, 10.7, going out) nor, matching no
+card, as a face-up card for bouncing. Records and views write it ``null``."""
 
 
 def is_face(value: object) -> TypeGuard[Face]:
@@ -74,6 +79,8 @@ def a_card(card: Face | None) -> str:
         return "a hazard (H)"
     if card == MULLIGAN:
         return "a mulligan (M)"
+    if card == EMPTY:
+        return "an empty slot"
     text = face_text(card)
     if isinstance(card, str):  # a named face, read by its first letter: an A, a K, an F
         return f"{'an' if card[0] in 'AEFILNORSX' else 'a'} {text}"
@@ -107,6 +114,7 @@ def sorted_faces(cards: Iterable[Face]) -> list[Face]:
 
 
 __all__ = [
+    "EMPTY",
     "FACE_NAME",
     "HAZARD",
     "MULLIGAN",

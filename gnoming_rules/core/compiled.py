@@ -41,6 +41,11 @@ class Line:
     slots: tuple[int, ...]
     mask: int
 
+    @property
+    def kind(self) -> int:
+        """0 for a row, 1 for a column, 2 for a diagonal (the order of rule 10.13)."""
+        return ("row", "column", "diagonal").index(self.name.split(" ")[0])
+
 
 MEMO_LIMIT = 50_000
 """Most legal-move tuples a ruleset's :class:`MoveMemo` keeps (a few MB at most). On a 3x3
@@ -137,7 +142,16 @@ class CompiledRules:
     double_if_not_lowest: bool
     """The score of the player who went out doubles when above 0 and not lowest (10.9)."""
     zero_sets: bool
-    """``sets.score: zero``: every card of a set scores 0, and the set nothing more (10.5)."""
+    """``sets.score: zero`` or ``remove``: every card of a set scores 0, and the set nothing
+    more (10.5; under ``remove`` a set still in the layout is one the final turning-up
+    completed, whose cards leave it, 10.6)."""
+    remove_lines: bool
+    """``sets.score: remove`` (rule 10.6): a line all face up and matching, no mulligan
+    wild, leaves the layout after the move that completed it. The engine checks this flag
+    once per move; off, it pays nothing more."""
+    removal_order: tuple[Line, ...]
+    """The lines that can be sets, in the order lines completed at once leave (10.13): by
+    lowest slot, then row before column before diagonal."""
     slot_moves: dict[str, tuple[tuple[PlayerMove, ...], ...]]
     """Per action with a slot (``reveal``, ``place``, ``bounce``, ``flip``), per seat, per slot:
     the shared move."""

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, get_args
 
-from .cards import HAZARD, MULLIGAN, Face, a_card, face_text, is_face
+from .cards import EMPTY, HAZARD, MULLIGAN, Face, a_card, face_text, is_face
 from .compiled import CompiledRules
 from .errors import DealError, ErrorCode, IllegalMove, PileError, RuleCode, UsageError, quoted
 from .moves import (
@@ -40,7 +40,7 @@ from .moves import (
     piles_text,
 )
 from .ruleset import Ruleset
-from .scoring import layout_score
+from .scoring import keyed_set, layout_score
 from .state import WAITING_FOR, Phase, State, View, below_tops, initial_state
 
 ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "not-the-deck", "wrong-pile")
@@ -191,6 +191,8 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         seat = state.turn
         held = state.held
         must_play = state.taken_from_discard and rules.taken_must_be_played
+        if must_play and rules.remove_lines and _all_empty(state.cards[seat]):
+            must_play = False  # rule 10.6: no slot can take the card, so 4.5 cannot apply
         if must_play:
             variant = 1 << rules.piles  # the places alone
         elif held == HAZARD:
@@ -202,6 +204,10 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
             if limited is not None:
                 places = tuple(rules.place_moves[seat][slot] for slot in limited)
                 return places if must_play else places + rules.discard_options[seat][variant]
+        if rules.remove_lines and EMPTY in state.cards[seat]:  # rule 10.6: not into a gap
+            layout = state.cards[seat]
+            options = rules.place_options[seat][variant]
+            return tuple(m for m in options if type(m) is not Place or layout[m.slot] != EMPTY)
         return rules.place_options[seat][variant]
     if phase is _BOUNCE:
         seat = state.turn
@@ -209,10 +215,12 @@ def legal_moves(ruleset: Ruleset, state: State | View) -> tuple[PlayerMove, ...]
         discards = rules.discard_options[seat][variant]
         if bounce_block(rules, state) is not None:
             return discards
-        bounce_key = (_BOUNCE, seat, state.filled, variant)
+        filled = state.filled
+        if rules.remove_lines:  # rule 10.6: an empty slot takes no bounce
+            filled |= empty_mask(state.cards[seat])
+        bounce_key = (_BOUNCE, seat, filled, variant)
         found = rules.memo.get(bounce_key)
         if found is None:
-            filled = state.filled
             bounces = tuple(m for m in rules.bounce_moves[seat] if not filled >> m.slot & 1)
             found = rules.memo.remember(bounce_key, bounces + discards)
         return found
@@ -498,6 +506,8 @@ def check_slot(rules: CompiledRules, slot: object, rule: str) -> int:
 
 def _check_face_down(state: State, seat: int, slot: int, rule: str) -> None:
     if state.face_up[seat] >> slot & 1:
+        if state.cards[seat][slot] == EMPTY:  # (its face-up bit is set: rule 10.6)
+            raise IllegalMove("bad-slot", rule, f"seat {seat}'s slot {slot} is empty (10.6)")
         down = [s for s in range(len(state.cards[seat])) if not state.face_up[seat] >> s & 1]
         raise IllegalMove(
             "slot-face-up",
@@ -519,6 +529,63 @@ def _played(
     ups = list(face_up)
     ups[seat] |= 1 << slot
     return tuple(seats), tuple(ups)
+
+
+def empty_mask(layout: Sequence[Face]) -> int:
+    """The slots of ``layout`` that are empty (rule 10.6), as a bit mask.
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
+    mask = 0
+    for slot, card in enumerate(layout):
+        if card == EMPTY:
+            mask |= 1 << slot
+    return mask
+
+
+def _all_empty(layout: Sequence[Face]) -> bool:
+    """Every slot of ``layout`` is empty (rule 10.6): no slot can take a card."""
+    return all(card == EMPTY for card in layout)
+
+
+def _empty_slot(seat: int, slot: int, rule: str) -> IllegalMove:
+    return IllegalMove("bad-slot", rule, f"seat {seat}'s slot {slot} is empty (10.6)")
+
+
+def remove_lines(
+    rules: CompiledRules,
+    cards: tuple[tuple[Face, ...], ...],
+    face_up: tuple[int, ...],
+    piles: tuple[tuple[Face, ...], ...],
+    seat: int,
+) -> tuple[tuple[tuple[Face, ...], ...], tuple[tuple[Face, ...], ...]]:
+    """The layouts and discard piles once ``seat``'s complete lines have left (rules 10.6,
+    10.13): every line all face up and a set with no mulligan wild is found first; then,
+    by lowest slot (row, column, diagonal), each one's cards not yet gone go face up on
+    discard pile 0 in slot order and their slots become empty. ``cards`` and ``piles``
+    themselves when no line is complete.
+
+    One of the engine's rule steps (not in ``__all__``).
+    """
+    layout = cards[seat]
+    up = face_up[seat]
+    complete = [
+        line
+        for line in rules.removal_order
+        if up & line.mask == line.mask and keyed_set(rules, line, layout, 0) is not None
+    ]
+    if not complete:
+        return cards, piles
+    left = list(layout)
+    pile = list(piles[0])
+    for line in complete:
+        for slot in line.slots:
+            if left[slot] != EMPTY:  # a card in two complete lines leaves with the first
+                pile.append(left[slot])
+                left[slot] = EMPTY
+    seats = list(cards)
+    seats[seat] = tuple(left)
+    return tuple(seats), rules.set_pile(piles, 0, tuple(pile))
 
 
 def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
@@ -559,6 +626,8 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
         _check_face_down(state, seat, slot, "3.5")
     up |= 1 << slot
     face_up = _replace_item(face_up, seat, up)
+    if rules.remove_lines:
+        cards, piles = remove_lines(rules, cards, face_up, piles, seat)
     if up.bit_count() >= rules.face_up_at_start:  # this seat is done: the next one reveals
         players = len(face_up)
         turn = (seat + 1) % players
@@ -628,6 +697,9 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
     assert held is not None
     layout, up = cards[seat], face_up[seat]
     bit = 1 << slot
+    remove = rules.remove_lines  # (read once: rule 10.6 off costs one read a move)
+    if remove and layout[slot] == EMPTY:
+        raise _empty_slot(seat, slot, "4.2")
     if held == MULLIGAN and not (up & bit and layout[slot] == MULLIGAN):
         count = sum(1 for s, card in enumerate(layout) if card == MULLIGAN and up >> s & 1)
         if count + 1 > rules.max_mulligans:
@@ -638,6 +710,8 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
                 f"seat {seat}'s layout; the limit is {rules.max_mulligans}",
             )
     cards, face_up = _played(cards, face_up, seat, slot, held)
+    if remove:
+        cards, piles = remove_lines(rules, cards, face_up, piles, seat)
     chain = not (up & bit)
     return _new(
         State,
@@ -659,6 +733,9 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, _, filled, _, owed, out, \
         scores = state  # fmt: skip
     bit = 1 << slot
+    remove = rules.remove_lines
+    if remove and cards[seat][slot] == EMPTY:
+        raise _empty_slot(seat, slot, "5.3")
     if filled & bit:
         raise IllegalMove(
             "slot-already-filled",
@@ -669,6 +746,8 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     layout = cards[seat]
     displaced = layout[slot]
     cards, face_up = _played(cards, face_up, seat, slot, held)
+    if remove:
+        cards, piles = remove_lines(rules, cards, face_up, piles, seat)
     return _new(
         State,
         (first, rnd, phase, turn, cards, face_up, deck, piles, removed, displaced, False,
@@ -682,7 +761,12 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     player: object = loose.player
     if not ((phase is _BOUNCE or phase is _PLACE) and type(player) is int and player == state.turn):
         _check_actor(state, move, _PLACE, _BOUNCE)
-    if phase is _PLACE and state.taken_from_discard and rules.taken_must_be_played:
+    if (
+        phase is _PLACE
+        and state.taken_from_discard
+        and rules.taken_must_be_played
+        and not (rules.remove_lines and _all_empty(state.cards[state.turn]))  # (10.6)
+    ):
         raise IllegalMove(
             "must-play-taken-card",
             "4.5",
@@ -751,6 +835,10 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     slot = check_slot(rules, loose.slot, "6.1")
     _check_face_down(state, seat, slot, "6.1")
     face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
+    if rules.remove_lines:
+        cards, piles = remove_lines(rules, state.cards, face_up, state.discard_piles, seat)
+        if cards is not state.cards:
+            state = state._replace(cards=cards, discard_piles=piles)
     if len(owed) > 1:
         first, rnd, phase, turn, cards, _, deck, piles, removed, held, taken, filled, chain, \
             _, out, scores = state  # fmt: skip

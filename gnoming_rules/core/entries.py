@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple, Protocol
 
-from .cards import HAZARD, Face
+from .cards import EMPTY, HAZARD, Face
 from .entry_forms import checked_entry
 from .errors import RecordError
 from .moves import (
@@ -111,15 +111,23 @@ set lookup where comparing with each class would look each name up (compiled, a 
 a module that is not compiled is read from the module's dict at every use)."""
 
 
-def card_claim(move: Move, after: State) -> Face | None:
+def card_claim(move: Move, after: State, before: State | None = None) -> Face | None:
     """The card the table saw by ``move``, read from the state ``after`` it (the ``card``
     a record writes: docs/decisions.md, record reading 1): the card drawn, the card a
-    place or bounce displaced, the card a reveal or flip turned up; ``None`` otherwise."""
+    place or bounce displaced, the card a reveal or flip turned up; ``None`` otherwise.
+
+    A card turned up that completed a line under rule 10.6 has left its slot at once:
+    it is read from the state ``before`` the move, when given."""
     kind = type(move)
     if kind in _SHOWS_HELD:
         return after.held
     if kind in _SHOWS_SLOT:
-        return after.cards[move.player][move.slot]  # type: ignore[union-attr]
+        seat: int = move.player  # type: ignore[union-attr]
+        slot: int = move.slot  # type: ignore[union-attr]
+        shown = after.cards[seat][slot]
+        if shown == EMPTY and before is not None:
+            return before.cards[seat][slot]
+        return shown
     return None
 
 

@@ -518,15 +518,6 @@ def _check_family(ruleset: Ruleset) -> None:
             "sets.cards: any is refused with sets.score minus_value (a set of -2s would "
             "score +2); choose sets.score zero or remove"
         )
-    for field, value, default in _NOT_YET_PLAYED(ruleset):
-        if value != default:
-            raise ValueError(f"{field}: {value} is not played by this version yet")
-
-
-def _NOT_YET_PLAYED(ruleset: Ruleset) -> list[tuple[str, object, object]]:  # noqa: N802
-    return [
-        ("sets.score", ruleset.sets.score if ruleset.sets.score == "remove" else "", ""),
-    ]
 
 
 def _at_default(
@@ -633,7 +624,14 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         values=values,
         set_keys=set_keys,
         bounce_keys={face: key for face, key in keys.items() if values[face] > 0},
-        zero_sets=sets.score == "zero",
+        zero_sets=sets.score in ("zero", "remove"),
+        remove_lines=sets.score == "remove",
+        removal_order=tuple(
+            sorted(
+                grid_lines(rows, cols, ruleset.sets.lines),
+                key=lambda line: (line.slots[0], line.kind),
+            )
+        ),
         end_score=ruleset.game.end_score,
         flip_after_deck_discard=ruleset.turn.flip_after_deck_discard == "must",
         double_if_not_lowest=ruleset.going_out.double_if_not_lowest,

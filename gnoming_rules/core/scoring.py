@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HAZARD, MULLIGAN, Face, face_text
+from .cards import EMPTY, HAZARD, MULLIGAN, Face, face_text
 from .compiled import CompiledRules, Line
 from .errors import LayoutError
 from .ruleset import Ruleset
@@ -123,7 +123,7 @@ def score_breakdown(ruleset: Ruleset, cards: Sequence[Face]) -> ScoreBreakdown:
     for slot, card in enumerate(cards):
         if covered >> slot & 1:
             names = [s.name for s in sets if slot in s.slots]
-            note = f"in set: {' and '.join(names)}"
+            note = f"in {'removed line' if rules.remove_lines else 'set'}: {' and '.join(names)}"
             if wild >> slot & 1:
                 note = "wild mulligan " + note
             scores.append(CardScore(slot, card, 0, True, note))
@@ -182,6 +182,8 @@ def _check_cards(rules: CompiledRules, cards: Sequence[object], given: Sequence[
     for card in cards:
         if type(card) is int or (type(card) is str and (card in _SPECIAL or card in rules.values)):
             continue
+        if card == EMPTY and rules.remove_lines:  # an empty slot (rule 10.6)
+            continue
         slot = next(slot for slot, card in enumerate(cards) if not _is_card(rules, card))
         value = given[slot]
         hint = (
@@ -201,8 +203,13 @@ _SPECIAL = (HAZARD, MULLIGAN)
 
 
 def _is_card(rules: CompiledRules, card: object) -> bool:
-    """An integer face, ``H``, ``M`` or a named face of this ruleset (rule 10.1)."""
-    return type(card) is int or (type(card) is str and (card in _SPECIAL or card in rules.values))
+    """An integer face, ``H``, ``M`` or a named face of this ruleset (rule 10.1), or an
+    empty slot under ``sets.score: remove`` (10.6)."""
+    return (
+        type(card) is int
+        or (type(card) is str and (card in _SPECIAL or card in rules.values))
+        or (card == EMPTY and rules.remove_lines)
+    )
 
 
 def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
@@ -216,7 +223,8 @@ def best_choice(rules: CompiledRules, cards: Sequence[Face]) -> tuple[int, int]:
     One of the module's scoring steps (not in ``__all__``).
     """
     best = (score_with(rules, cards, 0), 0)
-    if rules.max_mulligans == 0 or MULLIGAN not in cards:
+    if rules.max_mulligans == 0 or rules.remove_lines or MULLIGAN not in cards:
+        # (under sets.score remove no mulligan is wild: a set is a line that leaves, 10.6)
         return best
     if rules.plain_sets:
         candidates = [mask for mask in (_wild_need(line, cards) for line in rules.lines) if mask]
@@ -370,6 +378,8 @@ def card_points(rules: CompiledRules, card: Face) -> int:
 
 
 def _card_note(card: Face, points: int) -> str:
+    if card == EMPTY:
+        return "empty slot (its line left, 10.6)"
     if card == HAZARD:
         return "hazard"
     if card == MULLIGAN:

@@ -222,10 +222,10 @@ class PublicRound(StrictModel):
     scores: list[Int64] | None = Field(
         default=None, description="Claim: this round's score per seat, 8.6 included."
     )
-    final: list[list[CardFace]] | None = Field(
+    final: list[list[CardFace | None]] | None = Field(
         default=None,
         description="Every seat's layout after the end-of-round reveal (8.1), one face per "
-        "slot; required once the round finished.",
+        "slot, null for a slot emptied during play (10.6); required once the round finished.",
     )
 
 

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from ..core.cards import HIDDEN, Face, sorted_faces
+from ..core.cards import EMPTY, HIDDEN, Face, sorted_faces
 from ..core.engine import game_over
 from ..core.errors import StateError
 from ..core.fields import FieldReader
@@ -70,7 +70,7 @@ def state_to_dict(state: State) -> dict[str, Any]:
         "round": state.round,
         "phase": state.phase.name.lower(),
         "turn": state.turn,
-        "cards": [list(layout) for layout in state.cards],
+        "cards": [[None if card == EMPTY else card for card in layout] for layout in state.cards],
         "face_up": [
             _slots(mask, len(layout))
             for mask, layout in zip(state.face_up, state.cards, strict=True)
@@ -114,7 +114,9 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     if fields["format"] != STATE_FORMAT:
         read.fail("format", f"must be {STATE_FORMAT!r}, got {fields['format']!r}")
 
-    cards: tuple[tuple[Face, ...], ...] = _layouts(read, fields["cards"], "cards", read.face)
+    cards: tuple[tuple[Face, ...], ...] = _layouts(
+        read, fields["cards"], "cards", lambda value, path: _slot(read, value, path)
+    )
     players, size = len(cards), len(cards[0])
     face_up = tuple(
         read_mask(read, slots, f"face_up[{seat}]", size)
@@ -130,6 +132,11 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     if ruleset is not None:
         _check_fits(read, state, ruleset)
     return state
+
+
+def _slot(read: FieldReader, value: object, path: str) -> Face:
+    """A layout's slot in a saved state: a face, or ``null`` for an empty slot (rule 10.6)."""
+    return EMPTY if value is None else read.face(value, path)
 
 
 def _layouts(
@@ -223,6 +230,10 @@ def _check_consistent(read: FieldReader, state: State, cards: str = "cards") -> 
     if (phase is Phase.BOUNCE) != (state.filled != 0):
         wanted = "the play's slot must be" if phase is Phase.BOUNCE else "no slot may be"
         read.fail("filled", f"{wanted} filled in the {name} phase")
+    for seat, layout in enumerate(state.cards):
+        for slot, card in enumerate(layout):
+            if card == EMPTY and not state.face_up[seat] >> slot & 1:
+                read.fail(f"face_up[{seat}]", f"the empty slot {slot} counts as face up (10.6)")
     if state.filled and state.face_up[state.turn] & state.filled != state.filled:
         read.fail("filled", "every slot filled this turn is face up")
     if state.chain and phase is not Phase.BOUNCE:
@@ -247,6 +258,8 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
     :func:`_check_consistent`)."""
     rules = ruleset.compiled
     players = state.players
+    if not rules.remove_lines and any(EMPTY in layout for layout in state.cards):
+        read.fail(cards, "an empty slot needs sets.score remove (rule 10.6)")
     if not rules.min_players <= players <= rules.max_players:
         read.fail(
             cards,
@@ -295,7 +308,7 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
 
 
 def _every_card(state: State) -> list[Face]:
-    cards = [card for layout in state.cards for card in layout]
+    cards = [card for layout in state.cards for card in layout if card != EMPTY]
     cards += [*state.draw_pile, *(card for pile in state.discard_piles for card in pile)]
     cards += state.removed
     if state.held is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.cards import Face, is_face
+from ..core.cards import EMPTY, Face, is_face
 from ..core.ruleset import Ruleset
 from ..core.scoring import ScoreBreakdown, score_breakdown, score_visible
 from ..core.state import WAITING_FOR, Phase, State
@@ -484,7 +484,10 @@ def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> s
     for slot, (card, up) in enumerate(seat.cards):
         row, col = divmod(slot, cols)
         x, y = PAD + col * (CARD_W + GAP), top + row * (CARD_H + GAP)
-        parts.append(_use(card, up, x, y))
+        if card == EMPTY:  # its line left the layout (rule 10.6): the slot's outline
+            parts.append(f'<g transform="translate({x:g},{y:g})">{_empty()}</g>')
+        else:
+            parts.append(_use(card, up, x, y))
         if seat.filled >> slot & 1:
             parts.append(
                 f'<rect class="filled" x="{x + 6}" y="{y + CARD_H + 1}" width="{CARD_W - 12}" '

@@ -43,16 +43,20 @@ class Recorder:
         self.claims = claims
         self._rounds: list[dict[str, Any]] = []
         self._result: dict[str, Any] | None = None
+        self._last: State | None = None
+        """The state the last move left: a card turned up that left with its line (rule
+        10.6) is read from it."""
 
     def add(self, move: Move, after: State) -> None:
         """Write down ``move``; ``after`` is the state :func:`apply` returned for it."""
+        before, self._last = self._last, after
         if isinstance(move, Deal):
             self._rounds.append({"deal": list(move.cards), "moves": []})
             return
         if not self._rounds:
             raise ValueError("a record starts with a deal")
         current = self._rounds[-1]
-        claim = card_claim(move, after) if self.claims else None
+        claim = card_claim(move, after, before) if self.claims else None
         current["moves"].append(move_to_entry(move, claim))
         finished = len(after.scores)
         if self.claims and finished == len(self._rounds):

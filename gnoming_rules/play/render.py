@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cards import HIDDEN, Face, face_text
+from ..core.cards import EMPTY, HIDDEN, Face, face_text
 from ..core.errors import one_line
 from ..core.ruleset import Ruleset
 from ..core.state import WAITING_FOR, Phase, State
@@ -35,6 +35,8 @@ CELL = 6
 def cell_text(card: Face | None, face_up: bool, marked: bool = False) -> str:
     """One cell's text: ``7``, ``(7)`` when face down, ``?`` for an unknown card (``None``,
     or :data:`~gnoming_rules.core.cards.HIDDEN` face down); ``*`` marks."""
+    if card == EMPTY:  # its line left the layout (rule 10.6)
+        return "." + ("*" if marked else "")
     text = "?" if card is None or (card == HIDDEN and not face_up) else face_text(card)
     if not face_up:
         text = f"({text})"

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
-from ..core.cards import Face
+from ..core.cards import EMPTY, Face
 from ..core.engine import shuffle
 from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
@@ -68,7 +68,10 @@ def unseen(ruleset: Ruleset, observation: Observation) -> list[Face]:
     """
     left = Counter(ruleset.compiled.deck_counts)
     shown: list[Face] = [
-        card for layout in observation.layouts for card in layout if card is not None
+        card
+        for layout in observation.layouts
+        for card in layout
+        if card is not None and card != EMPTY  # an empty slot holds no card (10.6)
     ]
     shown += [card for pile in observation.discard_piles for card in pile]
     shown += observation.removed

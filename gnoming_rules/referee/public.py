@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from ..core.cards import HAZARD, HIDDEN, Face, a_card, face_text
+from ..core.cards import EMPTY, HAZARD, HIDDEN, Face, a_card, face_text
 from ..core.engine import apply, game_over, round_scores
 from ..core.errors import IllegalMove
 from ..core.moves import Deal, Reshuffle
@@ -47,7 +47,9 @@ def start_problem(ruleset: Ruleset, start: Start) -> str | None:
     return None
 
 
-def final_problem(ruleset: Ruleset, players: int, final: Sequence[Sequence[Face]]) -> str | None:
+def final_problem(
+    ruleset: Ruleset, players: int, final: Sequence[Sequence[Face | None]]
+) -> str | None:
     """Why ``final`` is no list of every seat's layout (one face per slot), or ``None``."""
     if len(final) != players:
         return f"final: {len(final)} layouts for {players} players"
@@ -128,25 +130,29 @@ class Seen:
         self.pile = Counter(below)
         return after._replace(draw_pile=(HIDDEN,) * len(below))
 
-    def finish(self, ruleset: Ruleset, after: State, final: Sequence[Sequence[Face]]) -> State:
+    def finish(
+        self, ruleset: Ruleset, after: State, final: Sequence[Sequence[Face | None]]
+    ) -> State:
         """``after``, the state that ended a round, with ``final``'s cards in its layouts
         and the round scored from them (8.2-8.6). Raises ``card-mismatch`` for a face that
         differs from the card already seen in its slot, then ``impossible-card`` for one
         the deck cannot hold."""
         for seat, (layout, faces) in enumerate(zip(after.cards, final, strict=True)):
             for slot, (card, face) in enumerate(zip(layout, faces, strict=True)):
-                if card not in (HIDDEN, face):
+                # null marks exactly the slots emptied during play (10.6)
+                if (card == EMPTY) != (face is None) or card not in (HIDDEN, EMPTY, face):
+                    written = "null" if face is None else a_card(face)
                     raise IllegalMove(
                         "card-mismatch",
-                        "8.1",
-                        f"final[{seat}][{slot}] is {a_card(face)}, but seat {seat}'s slot "
+                        "10.6" if card == EMPTY or face is None else "8.1",
+                        f"final[{seat}][{slot}] is {written}, but seat {seat}'s slot "
                         f"{slot} showed {a_card(card)}",
                     )
         for seat, (layout, faces) in enumerate(zip(after.cards, final, strict=True)):
             for slot, (card, face) in enumerate(zip(layout, faces, strict=True)):
-                if card == HIDDEN:
+                if card == HIDDEN and face is not None:
                     self.learn(face, f"final[{seat}][{slot}] names", after)
-        layouts = tuple(tuple(faces) for faces in final)
+        layouts = tuple(tuple(EMPTY if face is None else face for face in faces) for faces in final)
         scores = (*after.scores[:-1], round_scores(ruleset.compiled, layouts, after.went_out))
         over = game_over(ruleset.compiled, scores)  # rule 10.8 reads the true totals
         return after._replace(

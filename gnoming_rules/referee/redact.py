@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core.cards import Face, sorted_faces
+from ..core.cards import EMPTY, Face, sorted_faces
 from ..core.engine import apply, new_game
 from ..core.entries import card_claim, played_move
 from ..core.errors import INPUT_ERROR_CODES, RecordError
@@ -100,7 +100,9 @@ def redact(
         if round_.scores is not None:
             public["scores"] = list(round_.scores)
         if len(state.scores) > index:
-            public["final"] = [list(layout) for layout in state.cards]
+            public["final"] = [  # null: a slot emptied during play (10.6)
+                [None if card == EMPTY else card for card in layout] for layout in state.cards
+            ]
         if index == stop_round and (stop_move is None or stop_move < len(round_.moves)):
             break  # else the round stopped unfinished: the next one is what was refused
     data: dict[str, Any] = {
@@ -150,7 +152,7 @@ def _public_entry(
     if action in _REQUIRED or (
         isinstance(move, Place | Bounce) and not before.face_up[move.player] >> move.slot & 1
     ):
-        public["card"] = card_claim(move, after)
+        public["card"] = card_claim(move, after, before)
     return public
 
 
@@ -182,6 +184,7 @@ def _card_in_sight(rules: Ruleset, entry: Mapping[str, Any], state: State) -> Fa
         and player in seats
         and 0 <= slot < rules.slots
         and state.is_face_up(player, slot)
+        and state.cards[player][slot] != EMPTY
     ):
         return state.cards[player][slot]
     tops = [pile[-1] for pile in state.discard_piles if pile]
@@ -189,7 +192,7 @@ def _card_in_sight(rules: Ruleset, entry: Mapping[str, Any], state: State) -> Fa
         return tops[0]
     for seat in seats:
         for there in range(rules.slots):
-            if state.is_face_up(seat, there):
+            if state.is_face_up(seat, there) and state.cards[seat][there] != EMPTY:
                 return state.cards[seat][there]
     return sorted_faces(rules.compiled.deck)[0]
 

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 from ..core.cards import HIDDEN, Face, a_card
-from ..core.engine import HANDLERS, apply, new_game
+from ..core.compiled import CompiledRules
+from ..core.engine import HANDLERS, apply, new_game, remove_lines
 from ..core.entries import (
     CLAIM_VERBS,
     Malformed,
@@ -601,7 +602,7 @@ def _replay(
             except IllegalMove as refusal:
                 return stop(state, refused_move(refusal, round_index, move_index))
             if card is not None:
-                shown = card_claim(move, after)
+                shown = card_claim(move, after, state)
                 if shown != card:
                     player = after.turn if kind is not Reveal and kind is not Flip else move.player  # type: ignore[union-attr]
                     if seen is None or shown != HIDDEN:
@@ -614,7 +615,7 @@ def _replay(
                         )
                         return stop(state, error, after)
                     try:  # a public record names a card nobody had seen
-                        after = _learn(seen, after, move, card)
+                        after = _learn(table, seen, after, move, card)
                     except IllegalMove as refusal:
                         error = VerdictError(
                             round_index, move_index, refusal.code, refusal.rule, refusal.message
@@ -671,7 +672,9 @@ def _round(record: AnyRecord, index: int) -> Round | PublicRound:
     return record.rounds[index]
 
 
-def _learn(seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face) -> State:
+def _learn(
+    rules: CompiledRules, seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face
+) -> State:
     """``after`` with the card a public record names where a stand-in was (the card drawn
     from the draw pile, displaced or turned up), counted by :class:`Seen`."""
     if type(move) is Reveal or type(move) is Flip:
@@ -679,7 +682,11 @@ def _learn(seen: Seen, after: State, move: PlayerMove | Reshuffle, card: Face) -
         seen.learn(card, f"seat {seat} {CLAIM_VERBS[type(move)]}", after)
         layout = after.cards[seat]
         cards = (*layout[:slot], card, *layout[slot + 1 :])
-        return after._replace(cards=(*after.cards[:seat], cards, *after.cards[seat + 1 :]))
+        seats = (*after.cards[:seat], cards, *after.cards[seat + 1 :])
+        piles = after.discard_piles
+        if rules.remove_lines:  # the card completes a line only now that it is known (10.6)
+            seats, piles = remove_lines(rules, seats, after.face_up, piles, seat)
+        return after._replace(cards=seats, discard_piles=piles)
     if type(move) is Draw:
         seen.drawn(card, after.turn, after)
     else:
