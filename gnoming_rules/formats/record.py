@@ -516,6 +516,8 @@ def _refuse_too_many_containers(raw: bytes) -> None:
     """Refuse, unread, a JSON document with more ``{`` and ``[`` than
     :data:`MAX_JSON_CONTAINERS`: read, each list or mapping would take 60 to 200 bytes,
     twenty to a hundred times its text (``[],`` or ``{},``)."""
+    if len(raw) <= MAX_JSON_CONTAINERS:  # too short to hold more (and counting takes time)
+        return
     count = raw.count(b"{") + raw.count(b"[")
     if count > MAX_JSON_CONTAINERS:
         raise RecordError(
