@@ -122,7 +122,7 @@ of them without building every one (a megabyte of ``{},`` made a third of a mill
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """Largest record accepted (16 MiB; a whole standard game of 7 players is about 60 KB).
 With it, validating any one record needs well under 1 GiB of memory, JSON or YAML (the
-readers take at most about 31 times the input's size: see ``benchmarks/memory.py``)."""
+readers take at most about 17 times the input's size: see ``benchmarks/memory.py``)."""
 
 RecordFormat: TypeAlias = Literal["json", "yaml"]
 
