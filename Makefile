@@ -61,13 +61,16 @@ compiled: $(COMPILED)/.built
 # The whole suite runs on the compiled core (PYTHONPATH first; PYTHONSAFEPATH keeps the
 # source tree off sys.path of `python -m gnoming_rules` too), then the rule and property
 # tests, and the planted bugs, which patch the engine's seams, on the pure-Python source.
+# Both passes run on PYTEST_WORKERS processes (pytest-xdist; the suite is order-independent,
+# which `make order` checks): `make test PYTEST_WORKERS=0` runs them in this process.
+PYTEST_WORKERS ?= 2
 PURE_TESTS := tests/test_build.py tests/test_rules_*.py tests/test_*_properties.py \
 	tests/test_engine_machine.py tests/test_planted_bugs.py tests/test_docstring_examples.py
 
 pytest: $(STAMP) $(COMPILED)/.built
 	GNOMING_EXPECT_BUILD=compiled PYTHONSAFEPATH=1 PYTHONPATH=$(abspath $(COMPILED)) \
-		HYPOTHESIS_PROFILE=ci $(BIN)/pytest
-	GNOMING_EXPECT_BUILD=pure HYPOTHESIS_PROFILE=ci $(BIN)/pytest $(PURE_TESTS)
+		HYPOTHESIS_PROFILE=ci $(BIN)/pytest -n $(PYTEST_WORKERS)
+	GNOMING_EXPECT_BUILD=pure HYPOTHESIS_PROFILE=ci $(BIN)/pytest -n $(PYTEST_WORKERS) $(PURE_TESTS)
 
 # A tenth of the suite in a shuffled order (fixed seed): a test that passes only after, or
 # before, another fails here (tests/conftest.py's --shuffle and --sample; docs/testing.md).

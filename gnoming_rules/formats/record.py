@@ -65,7 +65,8 @@ from ..core.errors import (
     quoted_key,
 )
 from ..core.fields import StrictModel, field_path
-from ..core.ruleset import MAX_DECK, MAX_PLAYERS, MAX_ROUNDS
+from ..core.ruleset import MAX_DECK, MAX_PILES, MAX_PLAYERS, MAX_ROUNDS
+from .bounded import RecordModels, build_bounded, no_cycle_collection
 from .reading import read_regular_file
 from .safe_yaml import load_yaml
 
@@ -119,14 +120,26 @@ MAX_YAML_BYTES = 2 * 1024 * 1024
 twenty times slower than JSON, so a larger one is refused unread and any YAML record is
 answered within seconds (a whole game written by hand is a few tens of KB)."""
 
-SHAPE_CHECK_BYTES = 1024 * 1024
-"""A JSON record larger than this is first read as plain data (fast) to refuse a list no
-ruleset allows before the record's models are built (:func:`_refuse_impossible_lengths`)."""
+SHAPE_CHECK_BYTES = 256 * 1024
+"""A JSON record larger than this (a whole game of 7 players is about 35 KB) is first
+read as plain data (fast) to refuse a list no ruleset allows before the record's models
+are built (:func:`_refuse_impossible_lengths`), which are then built in bounded memory
+(:mod:`~gnoming_rules.formats.bounded`)."""
+
+MAX_JSON_CONTAINERS = 1_000_000
+"""Most ``{`` and ``[`` a JSON record may hold, in strings too (counted, not parsed): a
+record holds about one a move, and 16 MiB of the shortest moves a game allows is about
+half a million; read, a million of them takes at most about 200 MB."""
+
+MAX_DIRECT_ERRORS = 1000
+"""A smaller JSON record is read by pydantic straight from its bytes; when that reading
+finds more problems than this, the record is read again as plain data, to list the first
+of them without building every one (a megabyte of ``{},`` made a third of a million)."""
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """Largest record accepted (16 MiB; a whole standard game of 7 players is about 60 KB).
 With it, validating any one record needs well under 1 GiB of memory, JSON or YAML (the
-readers take at most about 31 times the input's size: see ``benchmarks/memory.py``)."""
+readers take at most about 17 times the input's size: see ``benchmarks/memory.py``)."""
 
 RecordFormat: TypeAlias = Literal["json", "yaml"]
 
@@ -310,6 +323,8 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
             f"a YAML record may be at most {MAX_YAML_BYTES // (1024 * 1024)} MiB (this one is "
             f"{len(raw):,} bytes): write a record this large as JSON",
         )
+    if format == "json":
+        _refuse_too_many_containers(raw)
     public = False
     try:
         if format == "json":
@@ -318,9 +333,7 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
         document = _load_yaml(raw)
         public = isinstance(document, dict) and document.get("information") == "public"
         _refuse_impossible_lengths(document, public)
-        if public:
-            return PUBLIC_ADAPTER.validate_python(document)
-        return RECORD_ADAPTER.validate_python(document)
+        return _build(document, public)
     except PydanticValidationError as error:
         problem = record_error_from(error)
         problem.public = public
@@ -332,13 +345,97 @@ def parse_record(data: bytes | str, *, format: RecordFormat | None = None) -> An
         raise RecordError("bad-record", "the input is nested too deeply") from None
 
 
+def _refuse_too_many_containers(raw: bytes) -> None:
+    """Refuse, unread, a JSON document with more ``{`` and ``[`` than
+    :data:`MAX_JSON_CONTAINERS`: read, each list or mapping would take 60 to 200 bytes,
+    twenty to a hundred times its text (``[],`` or ``{},``)."""
+    if len(raw) <= MAX_JSON_CONTAINERS:  # too short to hold more (and counting takes time)
+        return
+    count = raw.count(b"{") + raw.count(b"[")
+    if count > MAX_JSON_CONTAINERS:
+        raise RecordError(
+            "bad-record",
+            f"a JSON record may hold at most {MAX_JSON_CONTAINERS:,} lists and mappings "
+            f"(every '{{' and '[' counts, in strings too), this one {count:,}: a record "
+            "holds about one a move",
+        )
+
+
+def _build(document: object, public: bool) -> AnyRecord:
+    """The record's models from plain data (which this consumes), in bounded memory;
+    raises ``bad-record`` with the problems pydantic's one call would report."""
+    with no_cycle_collection():
+        if public:
+            return build_bounded(document, _PUBLIC_MODELS)
+        return build_bounded(document, _FULL_MODELS)
+
+
+def _refusal(details: list[ErrorDetails], total: int) -> RecordError:
+    """``bad-record`` listing the first problems (pydantic's) of ``total``."""
+    return RecordError.of([_problem(detail) for detail in details], total)
+
+
+def _fields(*entries: type) -> frozenset[str]:
+    """Every field the move entries declare."""
+    return frozenset().union(
+        *(entry.__required_keys__ | entry.__optional_keys__ for entry in entries)  # type: ignore[attr-defined]
+    )
+
+
+def _action_known(move: dict[str, Any]) -> bool:
+    """Whether each unknown field of a move entry is a problem of its own (pydantic reports
+    only the ``action`` of an entry whose action is unknown)."""
+    return move.get("action") in ACTIONS
+
+
+_MAPPINGS: dict[str, frozenset[str]] = {
+    "record": frozenset(Record.model_fields) | frozenset(PublicRecord.model_fields),
+    "round": frozenset(Round.model_fields) | frozenset(PublicRound.model_fields),
+    "start": frozenset(Start.model_fields),
+    "result": frozenset(Result.model_fields),
+}
+_FULL_MODELS: RecordModels[Record] = RecordModels(
+    record=RECORD_ADAPTER,
+    round=TypeAdapter(Round),
+    moves=TypeAdapter(list[MoveEntry]),
+    mappings={
+        **_MAPPINGS,
+        "move": _fields(
+            RevealEntry, DrawEntry, PlaceEntry, BounceEntry, DiscardEntry, FlipEntry, ReshuffleEntry
+        ),
+    },
+    has_fields=_action_known,
+    refusal=_refusal,
+)
+_PUBLIC_MODELS: RecordModels[PublicRecord] = RecordModels(
+    record=PUBLIC_ADAPTER,
+    round=TypeAdapter(PublicRound),
+    moves=TypeAdapter(list[PublicMoveEntry]),
+    mappings={
+        **_MAPPINGS,
+        "move": _fields(
+            PublicRevealEntry,
+            PublicDrawEntry,
+            PlaceEntry,
+            BounceEntry,
+            DiscardEntry,
+            PublicFlipEntry,
+            PublicReshuffleEntry,
+        ),
+    },
+    has_fields=_action_known,
+    refusal=_refusal,
+)
+
+
 def _json_outline(raw: bytes) -> object:
     """The JSON document as plain data, read by pydantic's own JSON reader (in Rust), or
     ``None`` when it is no JSON object: the model's reader then says why. For a large
     document this is both faster and several times smaller than building the models
     straight from the bytes, whose intermediate form takes about 50 bytes a value."""
     try:
-        outline = from_json(raw, cache_strings="keys")
+        with no_cycle_collection():
+            outline = from_json(raw, cache_strings="all")
     except ValueError:
         return None
     return outline if isinstance(outline, dict) else None
@@ -350,9 +447,19 @@ _LONGEST: Final = {
     "cards": MAX_DECK,
     "removed": MAX_DECK,
     "players": MAX_PLAYERS,
+    "scores": MAX_PLAYERS,
+    "totals": MAX_PLAYERS,
+    "winners": MAX_PLAYERS,
+    "final": MAX_PLAYERS,
+    "piles": MAX_PILES,
 }
-"""The lists of a record whose length no ruleset allows past a bound (rule 2.2, 1.1, 2.1):
-a game has at most 100 rounds, a deck at most 10,000 cards, a table at most 100 seats."""
+"""The lists of a record whose length no ruleset allows past a bound (rule 2.2, 1.1, 2.1,
+3.3): a game has at most 100 rounds, a deck at most 10,000 cards, a table at most 100
+seats (a claim holds one number a seat, the winners are seats, and ``final`` one layout
+a seat), at most 4 discard piles."""
+
+MOST_SLOTS: Final = 25
+"""Most slots of a layout (rule 2.3: at most 5 rows of 5): a ``final`` layout's bound."""
 
 
 _Place: TypeAlias = tuple[str | int, ...]
@@ -366,7 +473,7 @@ def _refuse_impossible_lengths(document: object, public: bool) -> None:
     is answered in the time it takes to read, not in the time to build every model. A deal
     is ``bad-deal`` at its round (rule 3.1: it must hold the deck exactly); any other list
     is ``bad-record`` at its path. Moves are not bounded: a round with reshuffles has no
-    longest length."""
+    longest length (:mod:`~gnoming_rules.formats.bounded` checks them a batch at a time)."""
     if not isinstance(document, dict):
         return
     found: list[_TooLong] = []
@@ -376,14 +483,23 @@ def _refuse_impossible_lengths(document: object, public: bool) -> None:
     for index, round_ in enumerate(rounds if isinstance(rounds, list) else ()):
         if found or not isinstance(round_, dict):
             break
-        _check_length(round_.get("deal"), ("rounds", index, "deal"), found)
+        for key in ("deal", "scores", "final"):
+            _check_length(round_.get(key), ("rounds", index, key), found)
+        final = round_.get("final")
+        for seat, layout in enumerate(final if isinstance(final, list) else ()):
+            _check_length(layout, ("rounds", index, "final", seat), found, MOST_SLOTS)
         start = round_.get("start")
         if isinstance(start, dict):
-            _check_length(start.get("removed"), ("rounds", index, "start", "removed"), found)
+            for key in ("piles", "removed"):
+                _check_length(start.get(key), ("rounds", index, "start", key), found)
         moves = round_.get("moves")
         for number, move in enumerate(moves if isinstance(moves, list) else ()):
             if isinstance(move, dict) and isinstance(move.get("cards"), list):
                 _check_length(move["cards"], ("rounds", index, "moves", number, "cards"), found)
+    result = document.get("result")
+    if not found and isinstance(result, dict):
+        for key in ("totals", "winners"):
+            _check_length(result.get(key), ("result", key), found)
     if not found:
         return
     location, length, most = found[0]
@@ -400,8 +516,11 @@ def _refuse_impossible_lengths(document: object, public: bool) -> None:
     raise RecordError("bad-record", message, round_index, move_index, public=public)
 
 
-def _check_length(value: object, location: _Place, found: list[_TooLong]) -> None:
-    most = _LONGEST[str(location[-1])]
+def _check_length(
+    value: object, location: _Place, found: list[_TooLong], most: int | None = None
+) -> None:
+    if most is None:
+        most = _LONGEST[str(location[-1])]
     if isinstance(value, list) and len(value) > most:
         found.append((location, len(value), most))
 
@@ -428,10 +547,12 @@ def _read_json(raw: bytes, public: bool) -> AnyRecord:
             if raw.count(b":") > _keys_in(outline):  # a key given twice comes first
                 _refuse_duplicate_keys(raw)
             _refuse_impossible_lengths(outline, public)
-            record = adapter.validate_python(outline)
+            return _build(outline, public)
     except PydanticValidationError as error:
         if outline is None and error.errors(include_url=False)[0]["type"] != "json_invalid":
             _refuse_duplicate_keys(raw)  # (a large document's keys were counted above)
+        if error.error_count() > MAX_DIRECT_ERRORS:  # listed without building them all
+            return _build(from_json(raw, cache_strings="all"), public)
         raise
     if raw.count(b":") > _key_count(record):
         _refuse_duplicate_keys(raw)
@@ -458,11 +579,19 @@ def _key_count(record: AnyRecord) -> int:
 
 
 def _keys_in(value: object) -> int:
-    if isinstance(value, dict):
-        return len(value) + sum(_keys_in(item) for item in value.values())
-    if isinstance(value, list):
-        return sum(_keys_in(item) for item in value)
-    return 0
+    """How many keys the mappings in ``value`` (plain data) hold: only the lists and
+    mappings are visited, so a list of millions of numbers costs one pass in C."""
+    count = 0
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if type(node) is dict:
+            count += len(node)
+            node = node.values()
+        elif type(node) is not list:
+            continue
+        pending += [item for item in node if type(item) is dict or type(item) is list]
+    return count
 
 
 class _Pairs(list[tuple[str, Any]]):
