@@ -83,7 +83,7 @@ def test_search_bots_play_whole_games_whose_records_validate() -> None:
     searcher = SearchBot(seed=3, simulations=20)
     record, final = play_game(rules, 3, seed=4, agents={1: searcher})
     assert final.is_over and validate_record(record).valid
-    assert searcher.last_simulations in (0, 20)
+    assert searcher.last_simulations == 0 or searcher.last_simulations >= 20
 
 
 def test_the_same_seed_makes_the_same_choices() -> None:
