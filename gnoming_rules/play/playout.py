@@ -159,6 +159,25 @@ class Playout:
                 best, where = change, slot
         return best, where
 
+    def ceiling(
+        self, layout: list[Face], up: int, unknown: float
+    ) -> tuple[float, frozenset[Face] | None]:
+        """The most a card's play can gain without making a set (the layout's highest
+        slot value: a face-down one at ``unknown``), and the face-up positive cards a
+        set could grow from (``None``: any card might make one, under other set rules).
+        A card whose points are not below the ceiling, and that is not among those faces,
+        gains nothing anywhere: the playouts skip its slot by slot look."""
+        points = self.points
+        high = unknown if up != self.rules.full_mask else -1e9
+        shown = set()
+        for slot, card in enumerate(layout):
+            if up >> slot & 1:
+                value = points[card]
+                high = max(high, value)
+                if type(card) is int and card > 0:
+                    shown.add(card)
+        return high, (frozenset(shown) if self.plain else None)
+
     # -- a round -----------------------------------------------------------------------------
 
     def run(self, state: State, unknown: float, rng: random.Random) -> tuple[int, ...]:
@@ -243,17 +262,27 @@ class _Round:
         if not self.deck and not self.can_draw():
             return False
         model, layout, up, unknown = self.model, self.layouts[seat], self.ups[seat], self.unknown
+        high, growing = model.ceiling(layout, up, unknown)
+        points = model.points
+        bar = high - TAKE_MARGIN if self.deck else 1e9
         best_gain, best_pile = -1e9, -1
         for index, pile in enumerate(self.piles):
             if pile:
-                gain, slot = model.best_play(layout, up, pile[-1], unknown)
+                top = pile[-1]
+                if growing is not None and points[top] >= bar and top not in growing:
+                    continue  # it cannot gain the margin: not worth a look
+                gain, slot = model.best_play(layout, up, top, unknown)
                 if slot >= 0 and gain > best_gain:
                     best_gain, best_pile = gain, index
         if best_pile >= 0 and (best_gain > TAKE_MARGIN or not self.deck):
             card = self.piles[best_pile].pop()
             self.play(seat, card, from_deck=False)
         elif self.deck:
-            self.play(seat, self.deck.pop(), from_deck=True)
+            card = self.deck.pop()
+            if growing is not None and points[card] >= high and card not in growing:
+                self.discard(seat, card, from_deck=True)  # it gains nothing anywhere
+            else:
+                self.play(seat, card, from_deck=True)
         else:
             return False
         return True

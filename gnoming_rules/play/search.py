@@ -26,18 +26,19 @@ choices; a time budget depends on the machine's speed and load. Strength, measur
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import NamedTuple
 
 from ..core.engine import apply, legal_moves, sample_chance
 from ..core.errors import UsageError
-from ..core.moves import Bounce, Place, PlayerMove
+from ..core.moves import Bounce, Draw, Place, PlayerMove
 from ..core.ruleset import Ruleset
 from ..core.scoring import card_points
 from ..core.state import Phase, State
 from .observation import Observation, stand_in
-from .playout import Playout
+from .playout import TAKE_MARGIN, Playout
 from .worlds import sample_world, unseen
 
 __all__ = ["SearchBot"]
@@ -57,6 +58,7 @@ class SearchBot:
         simulations: int | None = 200,
         milliseconds: float | None = None,
         candidates: int = 4,
+        confidence: float = 1.0,
     ) -> None:
         if simulations is None and milliseconds is None:
             raise UsageError(
@@ -72,6 +74,7 @@ class SearchBot:
         self.simulations = simulations
         self.milliseconds = milliseconds
         self.candidates = candidates
+        self.confidence = confidence
         self.last_simulations = 0
         """How many playouts the last decision ran (0: no search)."""
         self._models: dict[int, Playout] = {}
@@ -99,7 +102,7 @@ class SearchBot:
             if hidden
             else sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
         )
-        options = self._shortlist(model, observation, moves, unknown)
+        options, default = self._shortlist(model, observation, moves, unknown)
         scores = observation.scores
         before = tuple(sum(column) for column in zip(*scores, strict=True))
         look = _Look(
@@ -111,7 +114,7 @@ class SearchBot:
             before or (0,) * observation.players,
             len(scores) + 1 >= rules.rounds,
         )
-        totals = [0.0] * len(options)
+        values: list[list[float]] = [[] for _ in options]
         done = 0
         rng = self.rng
         while self.simulations is None or done < self.simulations:
@@ -121,11 +124,29 @@ class SearchBot:
             chance = rng.getrandbits(64)
             for index, move in enumerate(options):
                 after = apply(ruleset, world, move)
-                totals[index] += self._value(look, after, random.Random(chance))
+                values[index].append(self._value(look, after, random.Random(chance)))
             done += len(options)
         self.last_simulations = done
-        best = max(range(len(options)), key=lambda index: totals[index])
-        return options[best]
+        return options[self._pick(values, default)]
+
+    def _pick(self, values: list[list[float]], default: int | None) -> int:
+        """The option of the best average; with a ``default`` (the greedy habit's move),
+        another only when its lead on the default, world by world, is more than
+        :attr:`confidence` standard errors (a few noisy playouts do not overturn it)."""
+        if default is None:
+            return max(range(len(values)), key=lambda index: sum(values[index]))
+        base = values[default]
+        worlds = len(base)
+        best, lead = default, 0.0
+        for index, row in enumerate(values):
+            if index == default or worlds < 2:
+                continue
+            diffs = [mine - theirs for mine, theirs in zip(row, base, strict=True)]
+            mean = sum(diffs) / worlds
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (worlds - 1) / worlds)
+            if mean > lead and mean > self.confidence * spread:
+                best, lead = index, mean
+        return best
 
     def _shortlist(
         self,
@@ -133,18 +154,39 @@ class SearchBot:
         observation: Observation,
         moves: tuple[PlayerMove, ...],
         unknown: float,
-    ) -> list[PlayerMove]:
-        """Every draw and discard; the plays and bounces that gain most, best first."""
-        held = observation.held
-        keep = [move for move in moves if not isinstance(move, Place | Bounce)]
-        plays = [move for move in moves if isinstance(move, Place | Bounce)]
-        if held is None or len(plays) <= self.candidates:
-            return plays + keep
+    ) -> tuple[list[PlayerMove], int | None]:
+        """The candidates and which of them the greedy habit plays (``None``: no habit,
+        a choice of discard pile). Every draw and discard; the plays and bounces that
+        gain most on the greedy estimate, best first."""
         seen = stand_in(observation)
         seat = observation.turn
         layout, up = list(seen.cards[seat]), seen.face_up[seat]
-        plays.sort(key=lambda move: -model.gain(layout, up, move.slot, held, unknown))
-        return plays[: self.candidates] + keep
+        held = observation.held
+        if observation.phase is Phase.DRAW:
+            deck, best, most = None, None, -math.inf
+            for index, move in enumerate(moves):
+                if not isinstance(move, Draw):
+                    continue
+                if move.pile is None:
+                    deck = index
+                    continue
+                top = observation.discard_piles[move.pile][-1]
+                gain, slot = model.best_play(layout, up, top, unknown)
+                if slot >= 0 and gain > most:
+                    best, most = index, gain
+            if best is not None and (deck is None or most > TAKE_MARGIN):
+                return list(moves), best
+            return list(moves), deck
+        keep: list[PlayerMove] = [m for m in moves if not isinstance(m, Place | Bounce)]
+        placed = [m for m in moves if isinstance(m, Place | Bounce)]
+        if held is None or not placed:
+            return keep, None
+        gains = {move: model.gain(layout, up, move.slot, held, unknown) for move in placed}
+        placed.sort(key=lambda move: -gains[move])
+        plays: list[PlayerMove] = list(placed[: self.candidates])
+        if not keep or gains[placed[0]] > 0:
+            return plays + keep, 0
+        return plays + keep, len(plays)
 
     def _value(self, look: _Look, state: State, rng: random.Random) -> float:
         """The round played out from ``state`` as the seat values it: the others' average
