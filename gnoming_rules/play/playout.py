@@ -22,10 +22,12 @@ import random
 from collections.abc import Sequence
 
 from ..core.cards import HAZARD, MULLIGAN, Face
-from ..core.compiled import CompiledRules, Line
+from ..core.compiled import Line
 from ..core.engine import round_scores, shuffle
+from ..core.ruleset import Ruleset
 from ..core.scoring import card_points, keyed_set, set_value
 from ..core.state import Phase, State
+from .bots import GreedyBot, worst_unknown
 
 __all__ = ["Playout"]
 
@@ -33,14 +35,22 @@ TURN_LIMIT = 400
 """Turns after which a playout stops and scores the layouts as they lie (a model whose
 seats never go out must still end)."""
 
-TAKE_MARGIN = 1.0
+TAKE_MARGIN = GreedyBot.take_margin
 """The gain a discard pile's top must promise to be taken (the greedy bot's margin)."""
+
+PATIENCE = 8
+"""Turns per seat after which a playout counts a face-down card a little worse each lap
+(the greedy bot's ``impatience``, up to its ``worst_unknown``), as the greedy bot does,
+so that its seats turn their cards up and the round ends whatever the deck's values."""
+
+IMPATIENCE = GreedyBot.impatience
 
 
 class Playout:
-    """The round model of one ruleset: ``Playout(rules).run(state, unknown, rng)``."""
+    """The round model of one ruleset: ``Playout(ruleset).run(state, unknown, rng)``."""
 
-    def __init__(self, rules: CompiledRules) -> None:
+    def __init__(self, ruleset: Ruleset) -> None:
+        rules = ruleset.compiled
         self.rules = rules
         faces = set(rules.deck) | {HAZARD, MULLIGAN}
         self.points: dict[Face, int] = {face: card_points(rules, face) for face in faces}
@@ -49,6 +59,8 @@ class Playout:
             for slot in range(rules.slots)
         ]
         self.plain = rules.plain_sets
+        self.worst = worst_unknown(ruleset)
+        """A worth for a face-down card above any card's (the greedy bot's last resort)."""
         self.others: list[list[tuple[int, tuple[int, ...], int]]] = [
             [
                 (others, tuple(s for s in line.slots if s != slot), len(line.slots) + 1)
@@ -208,7 +220,10 @@ class Playout:
             if went_out is None and ups[seat] == rules.full_mask:
                 went_out = seat
             seat = (seat + 1) % players
-        for _ in range(TURN_LIMIT):
+        patience, worst = PATIENCE * players, self.worst
+        for turn in range(TURN_LIMIT):
+            if turn >= patience:  # the greedy bot's impatience: face-down cards look worse
+                game.unknown = min(worst, unknown + IMPATIENCE * (turn - patience) / players)
             if seat == went_out or not game.turn(seat):
                 break
             if went_out is None and ups[seat] == rules.full_mask:

@@ -95,7 +95,7 @@ class SearchBot:
         rules = ruleset.compiled
         model = self._models.get(id(rules))
         if model is None:
-            model = self._models[id(rules)] = Playout(rules)
+            model = self._models[id(rules)] = Playout(ruleset)
         hidden = unseen(ruleset, observation)
         unknown = (
             sum(model.points[card] for card in hidden) / len(hidden)
