@@ -43,6 +43,10 @@ from .worlds import sample_world, unseen
 
 __all__ = ["SearchBot"]
 
+SPAN = 6.0
+"""Plays whose gain on the greedy estimate is more than this many points below the best
+play's are not tried (placing a 12 over a face-up 1 is never the best move)."""
+
 
 class SearchBot:
     """Determinized Monte Carlo search over the round (see the module).
@@ -103,6 +107,8 @@ class SearchBot:
             else sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
         )
         options, default = self._shortlist(model, observation, moves, unknown)
+        if len(options) == 1:
+            return options[0]
         scores = observation.scores
         before = tuple(sum(column) for column in zip(*scores, strict=True))
         look = _Look(
@@ -183,8 +189,11 @@ class SearchBot:
             return keep, None
         gains = {move: model.gain(layout, up, move.slot, held, unknown) for move in placed}
         placed.sort(key=lambda move: -gains[move])
-        plays: list[PlayerMove] = list(placed[: self.candidates])
-        if not keep or gains[placed[0]] > 0:
+        first = gains[placed[0]]
+        plays: list[PlayerMove] = [m for m in placed[: self.candidates] if gains[m] >= first - SPAN]
+        if keep and first > SPAN:
+            keep = []  # the card gains so much that discarding it is not worth a look
+        if not keep or first > 0:
             return plays + keep, 0
         return plays + keep, len(plays)
 
