@@ -91,7 +91,7 @@ class Playout:
         cards at ``unknown``; a line is a set only when all of it shows)."""
         bit = 1 << slot
         points = self.points
-        before = points[layout[slot]] if up & bit else unknown
+        before = float(points[layout[slot]]) if up & bit else unknown
         change = before - points[card]
         if self.plain:  # sets of one positive number: checked without building lines
             old = layout[slot] if up & bit else None
@@ -154,7 +154,7 @@ class Playout:
             change: float
             if up >> slot & 1:
                 old = layout[slot]
-                change = points[old] - cost
+                change = float(points[old] - cost)
                 paired = positive or (type(old) is int and old > 0)
             else:
                 change = unknown - cost
@@ -184,7 +184,7 @@ class Playout:
         shown = set()
         for slot, card in enumerate(layout):
             if up >> slot & 1:
-                value = points[card]
+                value = float(points[card])
                 high = max(high, value)
                 if type(card) is int and card > 0:
                     shown.add(card)
@@ -234,8 +234,6 @@ class Playout:
 
 class _Round:
     """The mutable table of one playout and the greedy habit of its seats."""
-
-    __slots__ = ("deck", "layouts", "model", "piles", "rng", "unknown", "ups")
 
     def __init__(
         self,
