@@ -148,3 +148,49 @@ def test_gnoming_play_and_impact_take_the_search_bot(
     code = main(["impact", tiny, tiny, "--games", "2", "--players", "2",
                  "--bots", "search,greedy", "--jobs", "1"])  # fmt: skip
     assert code == 0
+
+
+# -- the playout model --------------------------------------------------------------------
+
+
+def test_the_playouts_fast_gain_is_the_general_gain() -> None:
+    """Under plain sets the playouts' inlined best play is the general one, slot for slot."""
+    from gnoming_rules.play.playout import Playout
+
+    model = Playout(gr.load_ruleset("standard"))
+    rng = random.Random(4)
+    faces: list[gr.Face] = [5, 5, 5, 7, 7, 3, "M", "H", -2, 12]
+    for _ in range(3000):
+        layout = [rng.choice(faces) for _ in range(9)]
+        up = rng.getrandbits(9) | rng.getrandbits(9)
+        card = rng.choice([5, 7, 3, "M", "H", -1, 12])
+        fast = model.best_play(layout, up, card, 4.5)
+        model.plain = False
+        general = model.best_play(layout, up, card, 4.5)
+        model.plain = True
+        assert fast == pytest.approx(general), (layout, bin(up), card)
+
+
+@pytest.mark.parametrize(
+    "name", ["standard", "quick", "golf-9", "end-on-empty-deck", "one-pile", "big-grid"]
+)
+def test_playouts_end_the_round_with_a_score_for_every_seat(name: str) -> None:
+    from gnoming_rules.play.playout import Playout
+
+    rules = gr.load_ruleset(name)
+    model = Playout(rules)
+    players = min(3, rules.compiled.max_players)
+    rng = random.Random(2)
+    state = gr.new_game(rules, players)
+    runs = 0
+    while not state.is_over and runs < 40:
+        if state.is_chance:
+            state = gr.apply(rules, state, gr.sample_chance(rules, state, rng))
+            continue
+        if state.phase is not gr.Phase.REVEAL:
+            scores = model.run(state, 4.0, random.Random(runs))
+            assert scores == model.run(state, 4.0, random.Random(runs))  # seeded: repeatable
+            assert len(scores) == players and all(type(score) is int for score in scores)
+            runs += 1
+        state = gr.apply(rules, state, rng.choice(gr.legal_moves(rules, state)))
+    assert runs == 40 or state.is_over
