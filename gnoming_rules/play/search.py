@@ -10,12 +10,16 @@ it. A move's value is the round's score seen from the seat: the others' average 
 less its own (the points it gains on the table), or in the game's last round how far it
 ends ahead of the best other total. Every candidate is tried on the same worlds with the
 same chance afterwards (common random numbers), so two moves are compared on the same
-cards and the noise of the deal cancels out; the move of the best average is played.
+cards and the noise of the deal cancels out. The greedy bot's own move stands unless
+another leads it, world by world, by more than ``confidence`` standard errors (a few
+noisy playouts do not overturn it); a choice of discard pile, where the greedy bot has
+no preference, goes to the best average.
 
-Candidates: every legal draw and discard; of the plays and bounces, the
-:attr:`SearchBot.candidates` that gain most on the greedy estimate (the others are
-rarely best, and each costs a playout a world). A reveal or a flip turns a card nobody
-has seen, so the bot picks one at random, as the greedy bot does.
+Candidates: every legal draw and discard; of the plays and bounces, the ``candidates``
+that gain most on the greedy estimate, none more than :data:`SPAN` points below the best
+(the others are rarely best, and each costs a playout a world). A reveal or a flip turns
+a card nobody has seen, so the bot picks one at random, as the greedy bot does. A
+decision with one candidate left runs no playout.
 
 The budget is ``simulations`` playouts per decision, or ``milliseconds`` per decision
 (whichever ends first when both are given; at least one world is always searched). With
