@@ -22,7 +22,8 @@ a card nobody has seen, so the bot picks one at random, as the greedy bot does. 
 decision with one candidate left runs no playout.
 
 The budget is ``simulations`` playouts per decision, or ``milliseconds`` per decision
-(whichever ends first when both are given; at least one world is always searched). With
+(whichever ends first when both are given; at least one world is always searched, and
+under a time budget no world is begun that would likely end after it). With
 a budget of simulations alone, a bot built with the same ``seed`` makes the same
 choices; a time budget depends on the machine's speed and load. Strength, measured by
 ``benchmarks/bots.py``: docs/decisions.md.
@@ -125,11 +126,15 @@ class SearchBot:
             len(scores) + 1 >= rules.rounds,
         )
         values: list[list[float]] = [[] for _ in options]
-        done = 0
+        done = worlds = 0
         rng = self.rng
+        begin = time.perf_counter()
         while self.simulations is None or done < self.simulations:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and worlds:
+                now = time.perf_counter()
+                if now + (now - begin) / worlds > deadline:
+                    break  # the next world would likely end after the deadline
+            worlds += 1
             world = sample_world(ruleset, observation, rng)
             chance = rng.getrandbits(64)
             for index, move in enumerate(options):
