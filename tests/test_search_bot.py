@@ -1,5 +1,6 @@
-"""The search bot and the worlds it samples: only what the seat sees, whole legal games,
-repeatable for a seed, and reachable by name from the bot registry and the CLI."""
+"""The search bot, the worlds it samples and the playouts it runs: only what the seat
+sees, whole legal games, repeatable for a seed, and reachable by name from the bot
+registry and the CLI. How strong it is: benchmarks/bots.py (docs/decisions.md)."""
 
 from __future__ import annotations
 
