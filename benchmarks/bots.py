@@ -6,11 +6,14 @@ the opponent bot. The search bot's seat turns with the game number, so every sea
 tried as often; game ``k`` deals from seed ``k``. A game won by several seats counts a
 share to each. For each pairing the script prints the search bot's win rate with a 95%
 Wilson interval (a seat that played no better than the others would win ``1/players``
-of the games), its average total against the average of the other seats, and its time
-per decision (median and 95th percentile, over the decisions that searched).
+of the games), its average total against the average of the other seats, its time per
+decision (median and 95th percentile, over the decisions that searched) and the playouts
+a decision ran (median: under a time budget, the budget in simulations it came to on
+this machine at its load). ``--jobs`` plays the games in that many processes.
 
 Usage: ``python benchmarks/bots.py [--games 200] [--players 3] [--milliseconds 50]
-[--simulations N] [--exploration C] [--opponents greedy,random] [--ruleset standard]``.
+[--simulations N] [--candidates K] [--opponents greedy,random] [--ruleset standard]
+[--jobs 1]``.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import math
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import gnoming_rules as gr
@@ -34,12 +38,14 @@ class TimedBot:
     def __init__(self, bot: SearchBot) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.playouts: list[int] = []
 
     def choose(self, ruleset: gr.Ruleset, observation: Observation) -> gr.PlayerMove:
         start = time.perf_counter()
         move = self.bot.choose(ruleset, observation)
         if self.bot.last_simulations:
             self.times.append(time.perf_counter() - start)
+            self.playouts.append(self.bot.last_simulations)
         return move
 
 
@@ -52,6 +58,14 @@ class Pairing:
     games: int = 0
     margins: list[float] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    playouts: list[int] = field(default_factory=list)
+
+    def add(self, other: Pairing) -> None:
+        self.wins += other.wins
+        self.games += other.games
+        self.margins += other.margins
+        self.times += other.times
+        self.playouts += other.playouts
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -64,18 +78,18 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play_pairing(
-    rules: gr.Ruleset, opponent: str, args: argparse.Namespace, seed_offset: int
-) -> Pairing:
+def play_games(opponent: str, games: range, args: argparse.Namespace, seed_offset: int) -> Pairing:
+    """Games ``games`` of one pairing (game ``k`` deals from seed ``k``)."""
+    rules = gr.load_ruleset(args.ruleset)
     tally = Pairing(opponent)
-    for game in range(args.games):
+    for game in games:
         seat = game % args.players
         searcher = TimedBot(
             SearchBot(
                 seed=seed_offset + game,
                 simulations=args.simulations,
                 milliseconds=args.milliseconds,
-                **({} if args.exploration is None else {"exploration": args.exploration}),
+                **({} if args.candidates is None else {"candidates": args.candidates}),
             )
         )
         agents: dict[int, Bot] = {seat: searcher}
@@ -93,8 +107,24 @@ def play_pairing(
         others = (sum(totals) - totals[seat]) / (args.players - 1)
         tally.margins.append(others - totals[seat])
         tally.times += searcher.times
+        tally.playouts += searcher.playouts
         if args.progress:
             print(f"  {opponent} game {game + 1}: win rate {tally.wins / tally.games:.3f}")
+    return tally
+
+
+def play_pairing(opponent: str, args: argparse.Namespace, seed_offset: int) -> Pairing:
+    """All the games of one pairing, in ``args.jobs`` processes (each a share of them)."""
+    jobs = max(1, args.jobs)
+    shares = [range(start, args.games, jobs) for start in range(jobs)]
+    tally = Pairing(opponent)
+    if jobs == 1:
+        tally.add(play_games(opponent, shares[0], args, seed_offset))
+        return tally
+    with ProcessPoolExecutor(jobs) as pool:
+        for part in pool.map(play_games, [opponent] * jobs, shares, [args] * jobs,
+                             [seed_offset] * jobs):  # fmt: skip
+            tally.add(part)
     return tally
 
 
@@ -106,11 +136,13 @@ def report(tally: Pairing, players: int) -> str:
     times = sorted(tally.times)
     median = statistics.median(times) * 1000 if times else 0.0
     p95 = times[int(0.95 * (len(times) - 1))] * 1000 if times else 0.0
+    playouts = statistics.median(tally.playouts) if tally.playouts else 0
     return (
         f"search vs {tally.opponent}: {tally.games} games, win rate {rate:.3f} "
         f"(95% CI {low:.3f} to {high:.3f}; an equal seat wins {1 / players:.3f}); "
         f"total {margin:+.1f} points better than the others' average (+-{error:.1f}); "
-        f"{median:.1f} ms a decision (95th percentile {p95:.1f} ms, {len(times)} decisions)"
+        f"{median:.1f} ms a decision (95th percentile {p95:.1f} ms, {len(times)} decisions; "
+        f"a median of {playouts:g} playouts a decision)"
     )
 
 
@@ -122,19 +154,20 @@ def main() -> None:
     parser.add_argument("--milliseconds", type=float, default=50.0)
     parser.add_argument("--simulations", type=int, default=None)
     parser.add_argument("--opponents", default="greedy,random")
-    parser.add_argument("--exploration", type=float, default=None, help="the UCB constant")
+    parser.add_argument("--candidates", type=int, default=None, help="plays tried a decision")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the games")
     parser.add_argument("--progress", action="store_true", help="print each game's tally")
     args = parser.parse_args()
     if args.milliseconds <= 0:
         args.milliseconds = None
-    rules = gr.load_ruleset(args.ruleset)
-    budget = (f"{args.simulations} simulations" if args.simulations else "") + (
+    gr.load_ruleset(args.ruleset)  # refuses an unknown ruleset before any game
+    budget = (f"{args.simulations} playouts" if args.simulations else "") + (
         f" {args.milliseconds:g} ms" if args.milliseconds else ""
     )
     print(f"{args.ruleset}, {args.players} seats, search budget:{budget} a move")
     for index, opponent in enumerate(args.opponents.split(",")):
         make_bot(opponent, random.Random(0))  # refuses an unknown bot before any game
-        tally = play_pairing(rules, opponent, args, seed_offset=1000 * (index + 1))
+        tally = play_pairing(opponent, args, seed_offset=1000 * (index + 1))
         print(report(tally, args.players))
 
 

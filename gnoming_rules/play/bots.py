@@ -8,8 +8,8 @@ can never make an illegal move either. :class:`RandomBot` picks uniformly.
 :class:`GreedyBot` keeps a card when that lowers its *estimated* score: the score of its
 layout with every face-down card counted at the deck's average value and kept out of sets.
 Neither looks ahead; they exist to produce realistic records, not to play well.
-:class:`~gnoming_rules.play.search.SearchBot` plans (information-set Monte Carlo tree
-search, from its observation alone). :data:`BOTS` names them all.
+:class:`~gnoming_rules.play.search.SearchBot` plans (determinized Monte Carlo search
+over the round, from its observation alone). :data:`BOTS` names them all.
 """
 
 from __future__ import annotations
@@ -201,9 +201,10 @@ def _placed(layout: Sequence[Face | None], slot: int, card: Face) -> tuple[Face 
     return (*layout[:slot], card, *layout[slot + 1 :])
 
 
-SEARCH_SIMULATIONS = 100
-"""The simulations a move of the registry's ``search`` bot runs: a budget in simulations,
-so that a seeded game replays exactly (benchmarks/bots.py measures its time a move)."""
+SEARCH_SIMULATIONS = 200
+"""The playouts a decision of the registry's ``search`` bot runs: a budget in playouts, so
+that a seeded game replays exactly (about what 50 ms a decision ran on a loaded 2-core
+machine with the compiled core: benchmarks/bots.py measures it)."""
 
 
 def _search_bot(rng: random.Random) -> Bot:

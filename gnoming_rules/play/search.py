@@ -1,30 +1,32 @@
-"""A bot that searches its turn: information-set Monte Carlo tree search from its view.
+"""A bot that plans: determinized Monte Carlo search from its seat's view, :class:`SearchBot`.
 
-:class:`SearchBot` decides from what its seat sees and nothing more. Each simulation
-draws a world the observation cannot rule out (:func:`~gnoming_rules.play.worlds.sample_world`:
-the unseen cards spread over the face-down slots and the draw pile) and walks the tree
-of the seat's own choices for the rest of its turn in that world: the draw, the play,
-each bounce, the discard, a flip. The tree's nodes are the seat's information sets
-within the turn (its moves and the cards they showed it: the card it drew, the card a
-play turned up), so no node depends on a card the seat has not seen; each move's
-statistics count the simulations in which it was legal (ISMCTS's availability counts),
-and moves are picked by UCB. The move played is the root's most visited one.
+:class:`SearchBot` decides from what its seat sees and nothing more. For a decision it
+draws worlds the observation cannot rule out
+(:func:`~gnoming_rules.play.worlds.sample_world`: the unseen cards spread over the
+face-down slots and the draw pile) and, in each world, tries every candidate move: the
+engine applies the move, then :class:`~gnoming_rules.play.playout.Playout` plays the rest
+of the round out, every seat by the greedy bot's habit, and the engine's scoring scores
+it. A move's value is the round's score seen from the seat: the others' average score
+less its own (the points it gains on the table), or in the game's last round how far it
+ends ahead of the best other total. Every candidate is tried on the same worlds with the
+same chance afterwards (common random numbers), so two moves are compared on the same
+cards and the noise of the deal cancels out. The greedy bot's own move stands unless
+another leads it, world by world, by more than ``confidence`` standard errors (a few
+noisy playouts do not overturn it); a choice of discard pile, where the greedy bot has
+no preference, goes to the best average.
 
-Where the turn ends, the layout is scored as the seat sees it:
-:func:`~gnoming_rules.play.bots.estimate` with each face-down card counted at the average
-of the cards the seat has not seen (so the bot counts cards: a draw pile known to be
-rich in high cards makes a face-down card worth more), and the going-out bonus or
-penalty (rule 8.6) when the turn goes out, against the others' estimates. A round that
-ends within the turn scores as the rules score it.
+Candidates: every legal draw and discard; of the plays and bounces, the ``candidates``
+that gain most on the greedy estimate, none more than :data:`SPAN` points below the best
+(the others are rarely best, and each costs a playout a world). A reveal or a flip turns
+a card nobody has seen, so the bot picks one at random, as the greedy bot does. A
+decision with one candidate left runs no playout.
 
-Strength, measured by ``benchmarks/bots.py`` (docs/decisions.md): it wins every game
-against random bots, and loses to the greedy bot (a win rate of about 0.22 at three
-seats, where an equal seat wins 0.33): searching one turn with this evaluation does not
-yet make up for the greedy bot's habit of ending rounds.
-
-The budget is ``simulations`` per move, or ``milliseconds`` per move (whichever ends
-first when both are given). With a budget of simulations alone, a bot built with the
-same ``seed`` makes the same choices; a time budget depends on the machine's speed.
+The budget is ``simulations`` playouts per decision, or ``milliseconds`` per decision
+(whichever ends first when both are given; at least one world is always searched, and
+under a time budget no world is begun that would likely end after it). With
+a budget of simulations alone, a bot built with the same ``seed`` makes the same
+choices; a time budget depends on the machine's speed and load. Strength, measured by
+``benchmarks/bots.py``: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -32,187 +34,205 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from typing import NamedTuple
 
-from ..core.cards import Face
 from ..core.engine import apply, legal_moves, sample_chance
 from ..core.errors import UsageError
-from ..core.moves import Flip, PlayerMove, Reveal
+from ..core.moves import Bounce, Draw, Place, PlayerMove
 from ..core.ruleset import Ruleset
 from ..core.scoring import card_points
-from ..core.state import State
-from .bots import estimate
-from .observation import Observation
+from ..core.state import Phase, State
+from .observation import Observation, stand_in
+from .playout import TAKE_MARGIN, Playout
 from .worlds import sample_world, unseen
 
 __all__ = ["SearchBot"]
 
-
-class _Edge:
-    """One move of a node: its visits, summed value, availability, and the nodes it led
-    to, by the card it showed."""
-
-    __slots__ = ("available", "children", "total", "visits")
-
-    def __init__(self) -> None:
-        self.visits = 0
-        self.total = 0.0
-        self.available = 0
-        self.children: dict[Face | None, _Node] = {}
-
-
-class _Node:
-    """An information set of the searching seat within its turn: its moves so far and
-    the cards they showed it."""
-
-    __slots__ = ("edges",)
-
-    def __init__(self) -> None:
-        self.edges: dict[PlayerMove, _Edge] = {}
+SPAN = 6.0
+"""Plays whose gain on the greedy estimate is more than this many points below the best
+play's are not tried (placing a 12 over a face-up 1 is never the best move)."""
 
 
 class SearchBot:
-    """Information-set MCTS over the seat's turn (see the module).
+    """Determinized Monte Carlo search over the round (see the module).
 
-    ``SearchBot(seed=1, simulations=100)``. ``exploration`` is the UCB constant;
-    ``spread`` the points of score that make one unit of value (a move's value is the
-    points it gains on the seat's estimate before it).
+    ``SearchBot(seed=1, simulations=200)``: ``simulations`` playouts a decision (or
+    ``milliseconds`` a decision); ``candidates`` the plays and bounces tried.
     """
 
     def __init__(
         self,
         seed: int | None = None,
         *,
-        simulations: int | None = 100,
+        simulations: int | None = 200,
         milliseconds: float | None = None,
-        exploration: float = 0.5,
-        spread: float = 10.0,
+        candidates: int = 4,
+        confidence: float = 1.0,
     ) -> None:
         if simulations is None and milliseconds is None:
             raise UsageError(
                 "bad-setup", "a search bot needs a budget: simulations or milliseconds"
             )
-        if (simulations is not None and simulations < 1) or (
-            milliseconds is not None and milliseconds <= 0
+        if (
+            (simulations is not None and simulations < 1)
+            or (milliseconds is not None and milliseconds <= 0)
+            or candidates < 1
         ):
             raise UsageError("bad-setup", "a search bot's budget must be positive")
         self.rng = random.Random(seed)
         self.simulations = simulations
         self.milliseconds = milliseconds
-        self.exploration = exploration
-        self.spread = spread
+        self.candidates = candidates
+        self.confidence = confidence
         self.last_simulations = 0
-        """How many simulations the last decision ran (0: a forced move, no search)."""
-        self._unknown = 0.0
-        self._base = 0.0
+        """How many playouts the last decision ran (0: no search)."""
+        self._models: dict[int, Playout] = {}
 
     def choose(self, ruleset: Ruleset, observation: Observation) -> PlayerMove:
-        """The root's most visited move after the budget's simulations."""
+        """The candidate move of the best average value over the sampled worlds."""
         moves = legal_moves(ruleset, observation)
         seat = observation.actor
+        self.last_simulations = 0
         if len(moves) == 1 or seat is None:
-            self.last_simulations = 0
             return moves[0]
-        limit = self.milliseconds
-        deadline = None if limit is None else time.perf_counter() + limit / 1000
+        phase = observation.phase
+        if phase is Phase.REVEAL or phase is Phase.FLIP:
+            return self.rng.choice(moves)
+        deadline = None
+        if self.milliseconds is not None:
+            deadline = time.perf_counter() + self.milliseconds / 1000
         rules = ruleset.compiled
+        model = self._models.get(id(rules))
+        if model is None:
+            model = self._models[id(rules)] = Playout(ruleset)
         hidden = unseen(ruleset, observation)
-        self._unknown = (
-            sum(card_points(rules, card) for card in hidden) / len(hidden) if hidden else 0.0
+        unknown = (
+            sum(model.points[card] for card in hidden) / len(hidden)
+            if hidden
+            else sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
         )
-        self._base = estimate(ruleset, observation.layouts[seat], unknown=self._unknown)
-        root = _Node()
-        done = 0
+        options, default = self._shortlist(model, observation, moves, unknown)
+        if len(options) == 1:
+            return options[0]
+        scores = observation.scores
+        before = tuple(sum(column) for column in zip(*scores, strict=True))
+        look = _Look(
+            ruleset,
+            model,
+            seat,
+            unknown,
+            scores,
+            before or (0,) * observation.players,
+            len(scores) + 1 >= rules.rounds,
+        )
+        values: list[list[float]] = [[] for _ in options]
+        done = worlds = 0
+        rng = self.rng
+        begin = time.perf_counter()
         while self.simulations is None or done < self.simulations:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
-            world = sample_world(ruleset, observation, self.rng)
-            self._simulate(ruleset, root, world, seat)
-            done += 1
+            if deadline is not None and worlds:
+                now = time.perf_counter()
+                if now + (now - begin) / worlds > deadline:
+                    break  # the next world would likely end after the deadline
+            worlds += 1
+            world = sample_world(ruleset, observation, rng)
+            chance = rng.getrandbits(64)
+            for index, move in enumerate(options):
+                after = apply(ruleset, world, move)
+                values[index].append(self._value(look, after, random.Random(chance)))
+            done += len(options)
         self.last_simulations = done
-        edges = root.edges
-        return max(moves, key=lambda move: (edges[move].visits, edges[move].total))
+        return options[self._pick(values, default)]
 
-    def _simulate(self, ruleset: Ruleset, root: _Node, world: State, seat: int) -> None:
-        """One simulation: down the tree for the rest of the seat's turn, one new node."""
-        rng, rounds = self.rng, len(world.scores)
-        path: list[_Edge] = []
-        node: _Node | None = root
-        state = world
-        while node is not None and state.actor == seat:
-            edge, move = self._select(node, legal_moves(ruleset, state), rng)
-            path.append(edge)
-            state = apply(ruleset, state, move)
-            while state.is_chance and len(state.scores) == rounds:  # a reshuffle
-                state = apply(ruleset, state, sample_chance(ruleset, state, rng))
-            if len(state.scores) > rounds:
-                break
-            shown = _shown(state, move, seat)
-            node = edge.children.get(shown)
-            if node is None:  # expand one node per simulation
-                edge.children[shown] = _Node()
+    def _pick(self, values: list[list[float]], default: int | None) -> int:
+        """The option of the best average; with a ``default`` (the greedy habit's move),
+        another only when its lead on the default, world by world, is more than
+        :attr:`confidence` standard errors (a few noisy playouts do not overturn it)."""
+        if default is None:
+            return max(range(len(values)), key=lambda index: sum(values[index]))
+        base = values[default]
+        worlds = len(base)
+        best, lead = default, 0.0
+        for index, row in enumerate(values):
+            if index == default or worlds < 2:
+                continue
+            diffs = [mine - theirs for mine, theirs in zip(row, base, strict=True)]
+            mean = sum(diffs) / worlds
+            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (worlds - 1) / worlds)
+            if mean > lead and mean > self.confidence * spread:
+                best, lead = index, mean
+        return best
+
+    def _shortlist(
+        self,
+        model: Playout,
+        observation: Observation,
+        moves: tuple[PlayerMove, ...],
+        unknown: float,
+    ) -> tuple[list[PlayerMove], int | None]:
+        """The candidates and which of them the greedy habit plays (``None``: no habit,
+        a choice of discard pile). Every draw and discard; the plays and bounces that
+        gain most on the greedy estimate, best first."""
+        seen = stand_in(observation)
+        seat = observation.turn
+        layout, up = list(seen.cards[seat]), seen.face_up[seat]
+        held = observation.held
+        if observation.phase is Phase.DRAW:
+            deck, best, most = None, None, -math.inf
+            for index, move in enumerate(moves):
+                if not isinstance(move, Draw):
+                    continue
+                if move.pile is None:
+                    deck = index
+                    continue
+                top = observation.discard_piles[move.pile][-1]
+                gain, slot = model.best_play(layout, up, top, unknown)
+                if slot >= 0 and gain > most:
+                    best, most = index, gain
+            if best is not None and (deck is None or most > TAKE_MARGIN):
+                return list(moves), best
+            return list(moves), deck
+        keep: list[PlayerMove] = [m for m in moves if not isinstance(m, Place | Bounce)]
+        placed = [m for m in moves if isinstance(m, Place | Bounce)]
+        if held is None or not placed:
+            return keep, None
+        gains = {move: model.gain(layout, up, move.slot, held, unknown) for move in placed}
+        placed.sort(key=lambda move: -gains[move])
+        first = gains[placed[0]]
+        plays: list[PlayerMove] = [m for m in placed[: self.candidates] if gains[m] >= first - SPAN]
+        if keep and first > SPAN:
+            keep = []  # the card gains so much that discarding it is not worth a look
+        if not keep or first > 0:
+            return plays + keep, 0
+        return plays + keep, len(plays)
+
+    def _value(self, look: _Look, state: State, rng: random.Random) -> float:
+        """The round played out from ``state`` as the seat values it: the others' average
+        score less its own; in the game's last round, its total's lead on the best other
+        total."""
+        ruleset, seat, rounds = look.ruleset, look.seat, len(look.scores)
+        while state.is_chance and len(state.scores) == rounds:  # a reshuffle
+            state = apply(ruleset, state, sample_chance(ruleset, state, rng))
         if len(state.scores) > rounds:
-            value = self._value(state.scores[rounds], seat)
+            scores = state.scores[rounds]
         else:
-            value = self._value(self._marks(ruleset, state, seat), seat)
-        for edge in path:
-            edge.visits += 1
-            edge.total += value
-
-    def _select(
-        self, node: _Node, moves: Sequence[PlayerMove], rng: random.Random
-    ) -> tuple[_Edge, PlayerMove]:
-        """UCB over the moves legal in this world, each counted as available; a move not
-        yet tried first."""
-        edges = node.edges
-        fresh: list[PlayerMove] = []
-        for move in moves:
-            edge = edges.get(move)
-            if edge is None:
-                edge = edges[move] = _Edge()
-            edge.available += 1
-            if not edge.visits:
-                fresh.append(move)
-        if fresh:
-            move = rng.choice(fresh)
-            return edges[move], move
-        c = self.exploration
-        best, chosen = -math.inf, moves[0]
-        for move in moves:
-            edge = edges[move]
-            score = edge.total / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
-            if score > best:
-                best, chosen = score, move
-        return edges[chosen], chosen
-
-    def _marks(self, ruleset: Ruleset, state: State, seat: int) -> list[float]:
-        """The seat's estimated score where its turn ends, beside the others' (only the
-        seat's own and, when someone went out, every seat's are needed)."""
-        unknown = self._unknown
-        if state.went_out is None:
-            marks = [0.0] * state.players
-            marks[seat] = estimate(ruleset, state.visible_layout(seat), unknown=unknown)
-            return marks
-        marks = [
-            estimate(ruleset, state.visible_layout(other), unknown=unknown)
-            for other in range(state.players)
-        ]
-        out, rules = state.went_out, ruleset.compiled
-        if out == seat:
-            rest = [mark for other, mark in enumerate(marks) if other != out]
-            lowest = marks[out] <= min(rest) if rest else True
-            marks[out] += rules.going_out_bonus if lowest else rules.going_out_penalty
-        return marks
-
-    def _value(self, marks: Sequence[float], seat: int) -> float:
-        """The seat's score (lower better) as a value, higher better: the points it gains
-        on its estimate before the move, ``spread`` points to one unit."""
-        return (self._base - marks[seat]) / self.spread
+            scores = look.model.run(state, look.unknown, rng)
+        if look.last:
+            totals = [total + score for total, score in zip(look.totals, scores, strict=True)]
+            return float(min(totals[:seat] + totals[seat + 1 :]) - totals[seat])
+        return (sum(scores) - scores[seat]) / (len(scores) - 1) - scores[seat]
 
 
-def _shown(state: State, move: PlayerMove, seat: int) -> Face | None:
-    """The card ``move`` showed its seat: the card now held (drawn or displaced), or the
-    card a reveal or flip turned up."""
-    if isinstance(move, Reveal | Flip):
-        return state.cards[seat][move.slot]
-    return state.held
+class _Look(NamedTuple):
+    """What one decision's playouts share."""
+
+    ruleset: Ruleset
+    model: Playout
+    seat: int
+    unknown: float
+    scores: tuple[tuple[int, ...], ...]
+    """The finished rounds' scores."""
+    totals: tuple[int, ...]
+    """Each seat's total before this round."""
+    last: bool
+    """This is the game's last round (rule 2.2)."""
