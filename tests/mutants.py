@@ -224,8 +224,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "bounce_claims_nothing",
         "records",
         "core/entries.py",
-        "if kind is Draw or kind is Place or kind is Bounce:",
-        "if kind is Draw or kind is Place:",
+        "_SHOWS_HELD: Final = frozenset({Draw, Place, Bounce})",
+        "_SHOWS_HELD: Final = frozenset({Draw, Place})",
         (
             "tests/test_claims.py::test_a_bounces_card_claim_is_written_and_checked",
             "tests/test_entries.py",

@@ -92,8 +92,10 @@ def visible_reference(ruleset: Ruleset, shown: Sequence[Face | None]) -> int:
     """The reading, from scratch: face-down cards score 0 and a line with one is no set;
     the lowest score over every allowed choice of wild face-up mulligans (8.2-8.5)."""
     mulligans = [slot for slot, card in enumerate(shown) if card == MULLIGAN]
+    # Under set score remove no mulligan is wild (10.6, docs/decisions.md "10.6 remove").
+    most_wild = 0 if ruleset.sets.score == "remove" else ruleset.mulligan.max_face_up
     scores = []
-    for size in range(min(ruleset.mulligan.max_face_up, len(mulligans)) + 1):
+    for size in range(min(most_wild, len(mulligans)) + 1):
         for wild in combinations(mulligans, size):
             # A face-down card blocks its lines as a hazard would (never in a set).
             blocked = [HAZARD if card is None else card for card in shown]
