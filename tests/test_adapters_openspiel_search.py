@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -217,21 +218,30 @@ def test_a_finished_game_refuses_actions_without_naming_a_seat() -> None:
 # -- OpenSpiel's own search bots ---------------------------------------------------------
 
 
+def play_out(
+    game: pyspiel.Game, seat: int, decide: Callable[[GnomingState], int], rng: random.Random
+) -> tuple[GnomingState, int]:
+    """A whole game in which ``decide`` chooses every action of ``seat`` (each checked to be
+    legal) and the chance nodes and other seats play at random; the final state and how
+    many decisions ``decide`` made."""
+    state = game.new_initial_state()
+    decided = 0
+    while not state.is_terminal():
+        if not state.is_chance_node() and state.current_player() == seat:
+            action = decide(state)
+            assert action in state.legal_actions()
+            decided += 1
+        else:
+            action = sample(state, rng)
+        state.apply_action(action)
+    return state, decided
+
+
 def test_openspiels_ismcts_bot_plays_whole_games_with_the_resampler() -> None:
     game = load("quick", 3)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(1))
-    rng = random.Random(9)
-    state = game.new_initial_state()
-    searched = 0
-    while not state.is_terminal():
-        if not state.is_chance_node() and state.current_player() == 0:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            searched += 1
-        else:
-            action = sample(state, rng)
-        state.apply_action(action)
+    state, searched = play_out(game, 0, bot.step, random.Random(9))
     assert searched > 20 and state.referee_state.is_over
     assert validate_record(to_record(state)).valid
 
@@ -242,18 +252,14 @@ def test_openspiels_mcts_bot_plays_a_whole_game_on_resampled_worlds() -> None:
     game = load("quick", 3)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bot = mcts.MCTSBot(game, 2.0, 8, evaluator, random_state=np.random.RandomState(2))
-    rng = random.Random(10)
-    state = game.new_initial_state()
-    searched = 0
-    while not state.is_terminal():
-        if not state.is_chance_node() and state.current_player() == 1:
-            world = state.resample_from_infostate(1, sampler(searched))
-            action = bot.step(world)
-            assert action in state.legal_actions()
-            searched += 1
-        else:
-            action = sample(state, rng)
-        state.apply_action(action)
+    decisions = 0
+
+    def on_a_resampled_world(state: GnomingState) -> int:
+        nonlocal decisions
+        decisions += 1
+        return int(bot.step(state.resample_from_infostate(1, sampler(decisions - 1))))
+
+    state, searched = play_out(game, 1, on_a_resampled_world, random.Random(10))
     assert searched > 20 and state.referee_state.is_over
 
 
