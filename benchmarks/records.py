@@ -3,9 +3,11 @@
 Writes a corpus of records played by the greedy bots (3 to 7 players, every claim
 written, as ``gnoming play`` writes them) to a temporary folder, then times
 ``gnoming validate``'s own path over it: one core (in this process), and ``--jobs N``
-worker processes (pool start-up included). Then the same games in their public form
-(``redact``: no deal, a card named wherever one became visible), on one core. Prints the
-median of several runs.
+processes (forking the workers included), alternately. Then the same games in their public
+form (``redact``: no deal, a card named wherever one became visible), on one core. Prints
+the median of several runs, and the CPU time of ``--jobs N`` (this process's and its
+workers') over one core's: the overhead of spreading the work, which wall-clock time on a
+loaded machine hides.
 
     python benchmarks/records.py [--records 300] [--runs 5] [--jobs 2] [--profile]
 """
@@ -16,6 +18,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import resource
 import statistics
 import sys
 import tempfile
@@ -74,6 +77,12 @@ def many_cores(paths: list[Path], jobs: int) -> float:
     return time.perf_counter() - start
 
 
+def cpu_seconds(who: int) -> float:
+    """The user and system CPU time of this process (``RUSAGE_SELF``) or of its children."""
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _runs(rates: list[float]) -> str:
     return ", ".join(f"{rate:,.0f}" for rate in rates)
 
@@ -104,15 +113,29 @@ def main(argv: list[str] | None = None) -> int:
         public = public_corpus(Path(tmp), paths)
         one_core(public[:20])
         single, multi, hidden = [], [], []
+        parent, workers, alone = [], [], []  # CPU seconds
         for _ in range(args.runs):  # alternated, so that a change of load hits each alike
+            before = cpu_seconds(resource.RUSAGE_SELF)
             single.append(moves / one_core(paths))
+            between = cpu_seconds(resource.RUSAGE_SELF)
+            children = cpu_seconds(resource.RUSAGE_CHILDREN)
+            multi.append(moves / many_cores(paths, args.jobs))
+            parent.append(cpu_seconds(resource.RUSAGE_SELF) - between)
+            workers.append(cpu_seconds(resource.RUSAGE_CHILDREN) - children)
+            alone.append(between - before)
             hidden.append(moves / one_core(public))
-        multi = [moves / many_cores(paths, args.jobs) for _ in range(args.runs)]
+        load = os.getloadavg()[0]
     best, many = statistics.median(single), statistics.median(multi)
     seen = statistics.median(hidden)
+    one, mine, theirs = (statistics.median(times) for times in (alone, parent, workers))
+    total = statistics.median(p + w for p, w in zip(parent, workers, strict=True))
     print(f"one core:  median {best:,.0f} moves/s (runs: {_runs(single)})")
     print(f"--jobs {args.jobs}: median {many:,.0f} moves/s (runs: {_runs(multi)})")
-    print(f"--jobs {args.jobs} / one core: {many / best:.2f}x")
+    print(f"--jobs {args.jobs} / one core: {many / best:.2f}x (load average after: {load:.2f})")
+    print(
+        f"CPU, medians: one core {one:.3f} s; --jobs {args.jobs}: this process {mine:.3f} s + "
+        f"workers {theirs:.3f} s, all {total / one:.2f}x one core's"
+    )
     print(f"public records, one core: median {seen:,.0f} moves/s (runs: {_runs(hidden)})")
     print(f"public / full, one core: {seen / best:.2f}x")
     return 0

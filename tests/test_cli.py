@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import shutil
 import subprocess
@@ -574,35 +573,26 @@ def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
 def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Workers: the CPUs this process may run on by default, and never more than the
-    files nor than those CPUs, whatever ``--jobs`` asks."""
-    started: list[int] = []
+    """Processes: the CPUs this process may run on by default, and never more than the
+    files nor than those CPUs, whatever ``--jobs`` asks (this process is one of them)."""
+    forked: list[int] = []
+    fork = os.fork
 
-    class FakePool:
-        def __init__(self, processes: int) -> None:
-            started.append(processes)
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
 
-        def __enter__(self) -> FakePool:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            return None
-
-        def imap(self, func: Any, tasks: Any, chunksize: int = 1) -> Any:
-            return map(func, tasks)
-
-    class Context:
-        Pool = FakePool
-
-    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: Context())
+    monkeypatch.setattr(os, "fork", counted)
     files = [EXAMPLES / "tiny-game.json"] * 10
     monkeypatch.setattr(batch, "available_cpus", lambda: 64)
     assert len(list(batch.check_files(files, jobs=300))) == 10
-    assert started == [10]  # no more than the files
+    assert len(forked) == 9  # no more processes than the files
     monkeypatch.setattr(batch, "available_cpus", lambda: 3)
     list(batch.check_files(files))
     list(batch.check_files(files, jobs=300))
-    assert started == [10, 3, 3]  # no more than the CPUs, whatever --jobs says
+    assert len(forked) == 9 + 2 + 2  # no more than the CPUs, whatever --jobs says
     assert build_parser().parse_args(["validate", "x"]).jobs is None  # the default: CPUs
     monkeypatch.undo()
     if hasattr(os, "sched_getaffinity"):
