@@ -310,3 +310,23 @@ def test_ctrl_c_ends_every_process_quietly() -> None:
     assert err == "interrupted\n"
     with pytest.raises(ProcessLookupError):
         os.killpg(process.pid, 0)  # no process of the group is left
+
+
+def test_standard_input_is_read_whichever_process_checks_it(tmp_path: Path) -> None:
+    """``-`` among many files: the process that checks it reads this command's standard
+    input (a pool's workers once read an empty one, and called the record null)."""
+    files = [str(path) for path in games(tmp_path, 9)]
+    done = subprocess.run(
+        [sys.executable, "-m", "gnoming_rules", "validate", "--jobs", "2", *files, "-"],
+        input=(EXAMPLES / "demo-game.json").read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.stdout.splitlines()[-2:] == [
+        "-: valid, complete: totals [44, 28, 12, 66], winner seat 2 (Cy)",
+        "10 files: 10 valid, 0 invalid, 0 unreadable",
+    ]
+    assert (done.returncode, done.stderr) == (0, "")

@@ -1,9 +1,12 @@
 """Validating many record files: walking folders, and spreading the work over processes.
 
-Each worker process keeps its own :class:`~gnoming_rules.referee.resolver.RulesetResolver`
-(caching file rulesets too: a run is short), validates whole files and sends back only
-the exit status and the text to print, so the parent does almost nothing but print in
-order. Small runs stay in one process: starting workers costs more than they save.
+``--jobs N`` is this process and ``N - 1`` forks of it (:func:`in_processes`). This one
+checks the first file before forking, so its ruleset, loaded into the
+:class:`~gnoming_rules.referee.resolver.RulesetResolver` cache (file rulesets too: a run
+is short), is inherited rather than loaded again; then every process takes chunks of
+files from a shared queue as it becomes free, and the forks send back only each file's
+exit status and text, which this process prints in order between its own files. Small
+runs stay in one process: starting workers costs more than they save.
 """
 
 from __future__ import annotations
@@ -102,7 +105,7 @@ STDIN = "-"
 """The file name that means standard input, as in ``gnoming play --out - | gnoming validate -``."""
 
 _resolvers: dict[tuple[str, ...], RulesetResolver] = {}
-"""One cache per worker process and set of trusted folders, made on first use."""
+"""One cache per set of trusted folders, made on first use (a fork inherits this process's)."""
 
 
 def check_file(
