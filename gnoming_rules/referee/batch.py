@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import gc
 import os
 import pickle
@@ -174,6 +175,10 @@ left), so that every process finishes at about the same time."""
 
 SHARES = 4
 """A process takes at most 1/``SHARES`` of its even share of the tasks left."""
+
+PIPE_BYTES = 1 << 20
+"""What a worker's pipe holds (where the system lets it grow), so that a worker seldom
+waits for this process to read its results while it is busy with a file of its own."""
 
 CAN_FORK = hasattr(os, "fork")
 """Whether this system forks processes (not Windows): else a pool spawns the workers."""
@@ -348,6 +353,8 @@ class _Shared(Generic[Task, Result]):
         self._queue()
         for _ in range(self.processes - 1):
             pipe, end = os.pipe()
+            with contextlib.suppress(AttributeError, OSError):  # Linux: room for big chunks
+                fcntl.fcntl(end, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
             try:
                 pid = os.fork()
             except OSError:  # no more processes: the ones there are do the work
@@ -432,7 +439,11 @@ class _Shared(Generic[Task, Result]):
                 self._receive(worker, *message)
 
     def _receive(
-        self, worker: _Worker, chunk: int, done: list[Result] | None, error: BaseException | None
+        self,
+        worker: _Worker,
+        chunk: int,
+        done: list[Result] | None,
+        error: BaseException | None,
     ) -> None:
         if done is None:  # taken
             worker.chunk = chunk
