@@ -330,3 +330,15 @@ def test_standard_input_is_read_whichever_process_checks_it(tmp_path: Path) -> N
         "10 files: 10 valid, 0 invalid, 0 unreadable",
     ]
     assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.usefixtures("two_cpus")
+def test_more_chunks_than_the_queue_holds_are_queued_as_it_empties(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pipe holds 64 KiB: 20,000 chunks of one task (80,000 bytes of chunk numbers) are
+    queued as the processes take them, in order, none lost nor taken twice."""
+    monkeypatch.setattr(batch, "CHUNK_MOST", 1)
+    count = 20_000
+    assert len(chunk_starts(count, 2)) == count + 1
+    assert list(in_processes(abs, range(-count, 0), jobs=2)) == list(range(count, 0, -1))
