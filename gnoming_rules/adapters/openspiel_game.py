@@ -121,6 +121,10 @@ class _Tables:
         self.faces: tuple[Face, ...] = self.encoder.faces
         counts = ruleset.compiled.deck_counts
         self.deck_counts = tuple(counts[face] for face in self.faces)
+        self.seat_moves = tuple(self.space.seat_moves(seat) for seat in range(players))
+        """Each seat's move of each action, by number (the space's tables, read per step)."""
+        self.draw = self.space.draw
+        """The action that draws from the draw pile."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Tables:
         return self
@@ -143,6 +147,9 @@ class _Progress:
     Its fields are immutable values, or lists copied on clone: a clone costs a few list
     copies, not a deep copy of the game.
     """
+
+    legal: tuple[int, ...] | None = None
+    """(A state serialized by a version without the field reads it from the class.)"""
 
     def __init__(self, tables: _Tables) -> None:
         self.tables = tables
@@ -170,6 +177,9 @@ class _Progress:
         self.held_at: tuple[int, int] | None = None
         """The last card drawn from the draw pile: its sequence (an index of
         :attr:`sequences`) and its place in that sequence's order."""
+        self.legal: tuple[int, ...] | None = None
+        """The legal actions of :attr:`state` once asked (``None`` until then): every
+        action that changes the state forgets them."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
         twin = copy.copy(self)
@@ -252,11 +262,36 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
         """The seat to move, ``CHANCE`` while cards are dealt, ``TERMINAL`` at the end."""
         return self._progress.player
 
+    def is_chance_node(self) -> bool:
+        """As OpenSpiel's, answered here: ``current_player() == CHANCE``."""
+        return self._progress.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """As OpenSpiel's, answered here: a seat moves."""
+        return self._progress.player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's ``legal_actions``; a seat's own actions at its turn are answered
+        here, without OpenSpiel's round of calls back into this state (its
+        ``LegalActions`` asks ``current_player`` three times and ``is_terminal`` once)."""
+        progress = self._progress
+        if progress.player >= 0 and (player is None or player == progress.player):
+            legal = progress.legal
+            if legal is None:
+                legal = progress.legal = progress.tables.space.legal_actions(progress.state)
+            return list(legal)
+        if player is None:
+            return super().legal_actions()  # type: ignore[no-any-return]
+        return super().legal_actions(player)  # type: ignore[no-any-return]
+
     def _legal_actions(self, player: int) -> list[int]:
         progress = self._progress
         if player != progress.player:
             return []
-        return list(progress.tables.space.legal_actions(progress.state))
+        legal = progress.legal
+        if legal is None:
+            legal = progress.legal = progress.tables.space.legal_actions(progress.state)
+        return list(legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The faces that may come next, with probability proportional to the copies left."""
@@ -293,10 +328,14 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
                 raise UsageError(
                     "no-player-to-move", f"the game is over: action {action} cannot be applied"
                 )
-            move = tables.space.move(seat, action)
+            moves = tables.seat_moves[seat]
+            if type(action) is int and 0 <= action < len(moves):  # (as from OpenSpiel)
+                move = moves[action]
+            else:
+                move = tables.space.move(seat, action)
             after = apply(tables.ruleset, state, move)
             progress.steps += 1
-            if action == tables.space.draw:
+            if action == tables.draw:
                 length = progress.sequences[-1][1]
                 progress.held_at = (len(progress.sequences) - 1, length - len(state.draw_pile))
             progress.log.append((seat, action, _shown_card(move, state, after)))
@@ -304,6 +343,7 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             if len(after.scores) > len(state.scores):
                 progress.log.append(_public_news(state, after))
         progress.state = after
+        progress.legal = None
         actor = after.actor
         if actor is not None:
             progress.player = _TERMINAL if progress.moves >= tables.move_limit else actor
