@@ -155,7 +155,7 @@ def test_the_fast_path_agrees_on_states_out_of_order(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(encoding, "_CACHE_LIMIT", 3)
     encoder = Encoder(gr.load_ruleset("standard"), 3)
-    fast = encoder._bytes
+    fast = encoder.fast
     fast.cache_limit = 3
     states = seeded_states("standard", 3, 9) + seeded_states("standard", 3, 10)
     random.Random(0).shuffle(states)

@@ -110,8 +110,9 @@ class Encoder:
         self._layout_blocks: dict[tuple[Face | None, ...], Vector] = {}
         self._pile_counts: dict[tuple[Face, ...], Vector] = {}
         self._totals_cache: dict[tuple[tuple[int, ...], ...], Vector] = {}
-        self._bytes = ViewBytes(self.faces, n, slots, piles, rounds, len(rules.deck))
-        """The fast path's encoder (compiled with the core when the wheel is built)."""
+        self.fast = ViewBytes(self.faces, n, slots, piles, rounds, len(rules.deck))
+        """The fast path's bytes (:meth:`encode_state`; compiled with the core when the
+        wheel is built)."""
 
     def start(self, name: str) -> int:
         """Where segment ``name`` begins in the vector."""
@@ -172,7 +173,7 @@ class Encoder:
         The bytes come from :class:`~gnoming_rules.adapters.view_bytes.ViewBytes`, which
         encodes each layout, pile and the totals when they change and joins ready bytes.
         """
-        return np.frombuffer(self._bytes.encode(state, seat), np.float32)  # (no dtype=: 0.15 us)
+        return np.frombuffer(self.fast.encode(state, seat), np.float32)  # (no dtype=: 0.15 us)
 
     def _layout_block(self, layout: tuple[Face | None, ...]) -> Vector:
         """One seat's one-hot block (all zeros before a deal), remembered."""

@@ -125,6 +125,8 @@ class _Tables:
         """Each seat's move of each action, by number (the space's tables, read per step)."""
         self.draw = self.space.draw
         """The action that draws from the draw pile."""
+        self.shows = tuple(_shows(move) for move in self.space.seat_moves(0))
+        """Which card each action shows (:func:`_shows`), by number."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Tables:
         return self
@@ -295,9 +297,9 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The faces that may come next, with probability proportional to the copies left."""
-        left = self._progress.left
-        total = self._progress.to_deal
-        return [(index, count / total) for index, count in enumerate(left) if count]
+        progress = self._progress
+        total = progress.to_deal
+        return [(index, count / total) for index, count in enumerate(progress.left) if count]
 
     def _apply_action(self, action: int) -> None:
         progress = self._progress
@@ -306,15 +308,16 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             left = progress.left
             if not (0 <= action < len(left) and left[action] > 0):
                 raise UsageError("bad-action", _refused_outcome(tables, left, action))
-            if not progress.dealt:  # a deal or a reshuffle begins
+            dealt = progress.dealt
+            if not dealt:  # a deal or a reshuffle begins
                 if progress.state.phase is Phase.DEAL:
                     progress.sequences = []
                 progress.sequences.append((progress.steps, progress.to_deal))
             progress.steps += 1
             left[action] -= 1
-            progress.dealt.append(tables.faces[action])
-            progress.to_deal -= 1
-            if progress.to_deal:
+            dealt.append(tables.faces[action])
+            to_deal = progress.to_deal = progress.to_deal - 1
+            if to_deal:
                 return
             state = progress.state
             after = _chance_event(tables, state, tuple(progress.dealt))
@@ -338,7 +341,11 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             if action == tables.draw:
                 length = progress.sequences[-1][1]
                 progress.held_at = (len(progress.sequences) - 1, length - len(state.draw_pile))
-            progress.log.append((seat, action, _shown_card(move, state, after)))
+            shows = tables.shows[action]  # the card the move showed, for the log
+            card = after.held if shows == _HELD else state.held if shows == _DISCARDED else None
+            if shows == _TURNED_UP:
+                card = card_claim(move, after, state)  # (a card that left with its line: 10.6)
+            progress.log.append((seat, action, card))
             progress.moves += 1
             if len(after.scores) > len(state.scores):
                 progress.log.append(_public_news(state, after))
@@ -474,14 +481,20 @@ def _chance_event(tables: _Tables, state: State, cards: tuple[Face, ...]) -> Sta
     return apply(tables.ruleset, state, event)
 
 
-def _shown_card(move: PlayerMove, before: State, after: State) -> Face | None:
-    """The card a move shows: turned up, drawn, displaced (now held) or discarded."""
+_HELD, _DISCARDED, _TURNED_UP = 0, 1, 2
+"""The card a move shows: the one held after it, the one held before it, or the one it
+turned up (:func:`_shows`)."""
+
+
+def _shows(move: PlayerMove) -> int:
+    """Which card ``move`` shows: turned up (a reveal, a flip), discarded (the card held
+    before), or drawn or displaced (the card held after: a draw, a place, a bounce)."""
     action = move.action
     if action in ("reveal", "flip"):
-        return card_claim(move, after, before)  # (a card that left with its line: 10.6)
+        return _TURNED_UP
     if action == "discard":
-        return before.held
-    return after.held
+        return _DISCARDED
+    return _HELD
 
 
 def _public_news(before: State, after: State) -> str:
