@@ -134,6 +134,10 @@ def test_the_states_own_answers_are_openspiels_at_every_step(ruleset: str, playe
         while True:
             answers = the_games_answers(state, players)
             assert answers == openspiels_answers(state, players)
+            if state.is_chance_node():  # each face still to come, by its copies left
+                left, total = state._progress.left, state._progress.to_deal
+                expected = [(face, n / total) for face, n in enumerate(left) if n]
+                assert state.chance_outcomes() == expected
             if state.is_player_node():
                 player = state.current_player()
                 assert state.legal_actions() == list(space.legal_actions(state.referee_state))
