@@ -22,6 +22,10 @@ __all__ = ["ViewBytes"]
 CACHE_LIMIT: Final = 20_000
 """Most entries one cache of a :class:`ViewBytes` keeps; when full it starts afresh."""
 
+LayoutMemo = tuple[tuple[Face, ...], int, bytes]
+PileMemo = tuple[tuple[Face, ...], tuple[float, ...], bytes, bytes]
+TotalsMemo = tuple[tuple[tuple[int, ...], ...], tuple[bytes, ...]]
+
 _JOIN: Final = bytearray().join
 """Joins bytes into a fresh ``bytearray``: the vector's own writable buffer, in one copy."""
 
@@ -95,37 +99,36 @@ class ViewBytes:
         self.owed_bytes: dict[tuple[tuple[int, ...], int], bytes] = {}
         # The memos of the last value seen, by absolute seat or pile: from one step to
         # the next at most a layout or two and a pile change, so one entry each is enough.
+        # Each is a tuple, replaced whole, never changed: a reader sees one consistent
+        # entry even if another thread encodes with the same encoder meanwhile.
         empty_block = bytes(4 * slots * (f + 1))
-        no_layout: tuple[Face, ...] = ()
-        self.layout_of: list[tuple[Face, ...]] = [no_layout] * n
-        self.up_of: list[int] = [0] * n
-        self.layout_bytes: list[bytes] = [empty_block] * n
-        self.pile_of: list[tuple[Face, ...]] = [no_layout] * piles
-        self.pile_counts: list[list[float]] = [[0.0] * f for _ in range(piles)]
-        """Each pile's counts by face (a memo's own list, changed in place)."""
-        self.pile_bytes: list[bytes] = [bytes(4 * f)] * piles
-        self.pile_tops: list[bytes] = [cells[f]] * piles
-        self.totals_of: tuple[tuple[int, ...], ...] = ()
-        self.totals_bytes: tuple[bytes, ...] = ()
-        """The ``totals`` segment seen from each seat, of :attr:`totals_of`."""
+        no_cards: tuple[Face, ...] = ()
+        self.layouts: list[LayoutMemo] = [(no_cards, 0, empty_block)] * n
+        """Per seat: its layout, its face-up mask and their block of the vector."""
+        self.piles: list[PileMemo] = [(no_cards, (0.0,) * f, bytes(4 * f), cells[f])] * piles
+        """Per pile: the pile, its counts by face, and the counts and the top as bytes."""
+        self.totals: TotalsMemo = ((), ())
+        """The scores and, per observing seat, the ``totals`` segment they make."""
 
     def encode(self, state: State, seat: int) -> bytearray:
         """The vector of ``seat``'s view of ``state`` as bytes (``seat`` at the table)."""
         cards, face_up = state.cards, state.face_up
-        layout_of, up_of, layout_bytes = self.layout_of, self.up_of, self.layout_bytes
+        layouts = self.layouts
         pieces: list[bytes] = []
         for other in self.orders[seat]:
             layout, up = cards[other], face_up[other]
-            if layout_of[other] is not layout or up_of[other] != up:
-                layout_bytes[other] = self.layout_block(layout, up)
-                layout_of[other] = layout
-                up_of[other] = up
-            pieces.append(layout_bytes[other])
-        pile_of = self.pile_of
+            memo = layouts[other]
+            if memo[0] is not layout or memo[1] != up:
+                memo = layouts[other] = (layout, up, self.layout_block(layout, up))
+            pieces.append(memo[2])
+        piles = self.piles
+        tops: list[bytes] = []
         for index, pile in enumerate(state.discard_piles):
-            if pile_of[index] is not pile:
-                self.remember_pile(index, pile)
-            pieces.append(self.pile_bytes[index])
+            found = piles[index]
+            if found[0] is not pile:
+                found = piles[index] = self.pile_memo(found, pile)
+            pieces.append(found[2])
+            tops.append(found[3])
         held = state.held
         if held is None:
             pieces.append(self.held_bytes[0])
@@ -133,7 +136,7 @@ class ViewBytes:
             pieces.append(self.held_bytes[1])
         else:
             pieces.append(self.held_bytes[2 + self.index[held]])
-        pieces.extend(self.pile_tops)
+        pieces.extend(tops)
         seen_from, count = self.seen_from[seat], self.count_bytes
         actor, owed, scores = state.actor, state.flips_owed, state.scores
         went_out = state.went_out
@@ -152,9 +155,10 @@ class ViewBytes:
         pieces.append(seen_from[-1 if went_out is None else went_out])
         pieces.append(self.round_bytes[state.round])
         if scores:
-            if self.totals_of is not scores:
-                self.remember_totals(scores)
-            pieces.append(self.totals_bytes[seat])
+            totals = self.totals
+            if totals[0] is not scores:
+                totals = self.totals = (scores, self.seat_totals(scores))
+            pieces.append(totals[1][seat])
         else:
             pieces.append(self.no_seat)
         return _JOIN(pieces)
@@ -169,36 +173,32 @@ class ViewBytes:
             block.append(up_cells[card] if up >> slot & 1 else down)
         return b"".join(block)
 
-    def remember_pile(self, index: int, pile: tuple[Face, ...]) -> None:
-        """Pile ``index``'s counts, top and bytes, from the pile remembered before: a pile
-        mostly changes by one card on top (a discard, or a draw from it)."""
-        previous = self.pile_of[index]
-        counts = self.pile_counts[index]
-        size, before = len(pile), len(previous)
-        if size == before + 1 and pile[:-1] == previous:
-            counts[self.index[pile[-1]]] += 1.0
-        elif size == before - 1 and previous[:-1] == pile:
-            counts[self.index[previous[-1]]] -= 1.0
+    def pile_memo(self, memo: PileMemo, pile: tuple[Face, ...]) -> PileMemo:
+        """A discard pile's memo, from the memo of the pile before: a pile mostly changes
+        by one card on top (a discard, or a draw from it), so its counts are the previous
+        ones changed in one entry."""
+        previous, before = memo[0], memo[1]
+        index = self.index
+        counts = list(before)
+        if len(pile) == len(previous) + 1 and pile[:-1] == previous:
+            counts[index[pile[-1]]] += 1.0
+        elif len(pile) == len(previous) - 1 and previous[:-1] == pile:
+            counts[index[previous[-1]]] -= 1.0
         elif pile != previous:
-            for i in range(len(counts)):
-                counts[i] = 0.0
+            counts = [0.0] * len(before)
             for card in pile:
-                counts[self.index[card]] += 1.0
-        self.pile_of[index] = pile
-        self.pile_bytes[index] = floats(counts)
-        self.pile_tops[index] = self.top_bytes[self.index[pile[-1]] if pile else len(counts)]
+                counts[index[card]] += 1.0
+        top = self.top_bytes[index[pile[-1]] if pile else len(counts)]
+        return (pile, tuple(counts), floats(counts), top)
 
-    def remember_totals(self, scores: tuple[tuple[int, ...], ...]) -> None:
+    def seat_totals(self, scores: tuple[tuple[int, ...], ...]) -> tuple[bytes, ...]:
         """The ``totals`` segment seen from each seat: each seat's total over ``scores``."""
         n = self.players
         totals = [0.0] * n
         for round_scores in scores:
             for other in range(n):
                 totals[other] += round_scores[other]
-        self.totals_bytes = tuple(
-            floats([totals[other] for other in order]) for order in self.orders
-        )
-        self.totals_of = scores
+        return tuple(floats([totals[other] for other in order]) for order in self.orders)
 
     def filled_segment(self, filled: int) -> bytes:
         """The ``filled`` segment of one bit mask, remembered."""
