@@ -127,21 +127,6 @@ class _Tables:
         """The action that draws from the draw pile."""
         self.shows = tuple(_shows(move) for move in self.space.seat_moves(0))
         """Which card each action shows (:func:`_shows`), by number."""
-        self.outcomes: dict[int, tuple[tuple[tuple[int, float], ...], ...]] = {}
-        """By cards still to come: each face's chance outcome by its copies left (built on
-        first use, :meth:`outcomes_of`)."""
-
-    def outcomes_of(self, total: int) -> tuple[tuple[tuple[int, float], ...], ...]:
-        """Each face's outcome ``(face index, copies / total)`` by its copies left, when
-        ``total`` cards are still to come (a chance node lists its faces' entries: shared
-        immutable tuples, not new ones at every node)."""
-        found = self.outcomes.get(total)
-        if found is None:
-            found = self.outcomes[total] = tuple(
-                tuple((index, count / total) for count in range(copies + 1))
-                for index, copies in enumerate(self.deck_counts)
-            )
-        return found
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Tables:
         return self
@@ -314,9 +299,7 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
         """The faces that may come next, with probability proportional to the copies left."""
         progress = self._progress
         total = progress.to_deal
-        tables = progress.tables
-        faces = tables.outcomes.get(total) or tables.outcomes_of(total)
-        return [faces[index][count] for index, count in enumerate(progress.left) if count]
+        return [(index, count / total) for index, count in enumerate(progress.left) if count]
 
     def _apply_action(self, action: int) -> None:
         progress = self._progress
