@@ -155,13 +155,15 @@ def test_the_fast_path_agrees_on_states_out_of_order(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(encoding, "_CACHE_LIMIT", 3)
     encoder = Encoder(gr.load_ruleset("standard"), 3)
+    fast = encoder.fast
+    fast.cache_limit = 3
     states = seeded_states("standard", 3, 9) + seeded_states("standard", 3, 10)
     random.Random(0).shuffle(states)
     for state in states[:400]:
         for seat in range(3):
             expected = encoder.encode(observe(state, seat))
             assert np.array_equal(encoder.encode_state(state, seat), expected)
-    assert all(len(cache) <= 3 for cache in (encoder._filled_bytes, encoder._owed_bytes))
+    assert all(len(cache) <= 3 for cache in (fast.filled_bytes, fast.owed_bytes))
 
 
 def test_the_fast_path_hands_out_a_fresh_writable_vector() -> None:

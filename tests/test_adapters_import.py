@@ -21,6 +21,11 @@ def test_import_gnoming_rules_imports_no_framework() -> None:
     assert imported_after("import gnoming_rules, gnoming_rules.adapters") == []
 
 
+def test_the_compiled_encoder_core_imports_no_framework() -> None:
+    """``adapters.view_bytes`` is compiled with the core: it must import without the extra."""
+    assert imported_after("import gnoming_rules.adapters.view_bytes") == []
+
+
 def test_the_cli_imports_no_framework() -> None:
     assert imported_after("import gnoming_rules.cli") == []
 

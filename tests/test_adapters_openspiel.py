@@ -97,6 +97,61 @@ def test_chance_deals_one_card_at_a_time_by_face() -> None:
     assert state.legal_actions() == list(range(9))  # seat 0 reveals
 
 
+def openspiels_answers(state: pyspiel.State, players: int) -> list[object]:
+    """What OpenSpiel's own C++ methods say of ``state`` (the base class's, which ask the
+    state's ``current_player``, ``is_terminal`` and ``_legal_actions``)."""
+    base = pyspiel.State
+    return [
+        base.is_chance_node(state),
+        base.is_player_node(state),
+        base.legal_actions(state),
+        *(base.legal_actions(state, seat) for seat in range(players)),
+        *(base.legal_actions_mask(state, seat) for seat in range(players)),
+    ]
+
+
+def the_games_answers(state: pyspiel.State, players: int) -> list[object]:
+    return [
+        state.is_chance_node(),
+        state.is_player_node(),
+        state.legal_actions(),
+        *(state.legal_actions(seat) for seat in range(players)),
+        *(state.legal_actions_mask(seat) for seat in range(players)),
+    ]
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("quick", 3), ("big-grid", 4)])
+def test_the_states_own_answers_are_openspiels_at_every_step(ruleset: str, players: int) -> None:
+    """``is_chance_node``, ``is_player_node`` and ``legal_actions``, answered by the state
+    itself (with the legal actions kept per referee state), say what OpenSpiel's C++
+    path says at every node of random games, never an earlier state's answer: asked again
+    after each action, after a clone steps on, and on the clone."""
+    game = load(ruleset, players)
+    space = game.tables.space
+    rng = random.Random(11)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            answers = the_games_answers(state, players)
+            assert answers == openspiels_answers(state, players)
+            if state.is_chance_node():  # each face still to come, by its copies left
+                left, total = state._progress.left, state._progress.to_deal
+                expected = [(face, n / total) for face, n in enumerate(left) if n]
+                assert state.chance_outcomes() == expected
+            if state.is_player_node():
+                player = state.current_player()
+                assert state.legal_actions() == list(space.legal_actions(state.referee_state))
+                twin = state.clone()
+                twin.apply_action(sample(twin, rng))
+                assert the_games_answers(state, players) == answers  # the twin's step
+                assert the_games_answers(twin, players) == openspiels_answers(twin, players)
+                assert state.legal_actions(player) == answers[2]
+            if state.is_terminal():
+                break
+            state.apply_action(sample(state, rng))
+        assert state.legal_actions() == [] and not state.is_player_node()
+
+
 def test_observations_are_the_seats_view_and_information_states_hide_others_draws() -> None:
     game = load("quick", 3)
     rng = random.Random(2)

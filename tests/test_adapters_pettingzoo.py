@@ -102,6 +102,38 @@ def test_the_observation_is_the_seats_view_and_the_mask_the_actors() -> None:
     assert game.agent_selection == f"player_{state.actor}"
 
 
+def test_every_observation_of_a_game_is_that_seats_view_of_that_state() -> None:
+    """At every step of whole games, each agent's observation is the seat's own view of
+    the state now (the encoder's slow path from ``observe``), the mask the legal actions
+    of the seat to move only; an observation handed out earlier stays as it was."""
+    game = raw_env("quick", 3)
+    encoder = Encoder(game.ruleset, 3)
+    rng = random.Random(4)
+    kept: list[tuple[dict[str, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
+    for seed in (1, 2):
+        game.reset(seed=seed)
+        for agent in game.agent_iter():
+            state = game.table.state
+            assert state.is_over or agent == f"player_{state.actor}"
+            for seat, other in enumerate(game.possible_agents):
+                seen = game.observe(other)
+                assert np.array_equal(seen["observation"], encoder.encode(observe(state, seat)))
+                mask = np.zeros(game.space.size, np.int8)
+                if seat == state.actor:
+                    mask[list(game.space.legal_actions(state))] = 1
+                assert np.array_equal(seen["action_mask"], mask)
+                if len(kept) < 300:
+                    kept.append((seen, seen["observation"].copy(), mask))
+            _, _, terminated, truncated, _ = game.last()
+            if terminated or truncated:
+                game.step(None)
+                continue
+            game.step(int(rng.choice(game.space.legal_actions(state))))
+    for seen, view, mask in kept:
+        assert np.array_equal(seen["observation"], view)
+        assert np.array_equal(seen["action_mask"], mask)
+
+
 def test_the_same_seed_deals_the_same_game_and_another_seed_another() -> None:
     first, second = raw_env("quick", 3), raw_env("quick", 3)
     first.reset(seed=11)

@@ -145,7 +145,11 @@ class ActionSpace:
 
     def legal_actions(self, state: State) -> tuple[int, ...]:
         """The numbers of ``legal_moves(ruleset, state)``, ascending (empty while chance acts)."""
-        return self._entry(state)[2]
+        moves = legal_moves(self.ruleset, state)
+        found = self._masks.get(id(moves))  # _entry's look-up, written out: once a step
+        if found is None or found[0] is not moves:
+            found = self._entry(state)
+        return found[2]
 
     def mask(self, state: State) -> Mask:
         """A fresh 0/1 ``int8`` vector: 1 for each legal action in ``state``."""

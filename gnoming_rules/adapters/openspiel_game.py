@@ -121,6 +121,12 @@ class _Tables:
         self.faces: tuple[Face, ...] = self.encoder.faces
         counts = ruleset.compiled.deck_counts
         self.deck_counts = tuple(counts[face] for face in self.faces)
+        self.seat_moves = tuple(self.space.seat_moves(seat) for seat in range(players))
+        """Each seat's move of each action, by number (the space's tables, read per step)."""
+        self.draw = self.space.draw
+        """The action that draws from the draw pile."""
+        self.shows = tuple(_shows(move) for move in self.space.seat_moves(0))
+        """Which card each action shows (:func:`_shows`), by number."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Tables:
         return self
@@ -143,6 +149,9 @@ class _Progress:
     Its fields are immutable values, or lists copied on clone: a clone costs a few list
     copies, not a deep copy of the game.
     """
+
+    legal: tuple[int, ...] | None = None
+    """(A state serialized by a version without the field reads it from the class.)"""
 
     def __init__(self, tables: _Tables) -> None:
         self.tables = tables
@@ -170,6 +179,9 @@ class _Progress:
         self.held_at: tuple[int, int] | None = None
         """The last card drawn from the draw pile: its sequence (an index of
         :attr:`sequences`) and its place in that sequence's order."""
+        self.legal: tuple[int, ...] | None = None
+        """The legal actions of :attr:`state` once asked (``None`` until then): every
+        action that changes the state forgets them."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
         twin = copy.copy(self)
@@ -252,17 +264,42 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
         """The seat to move, ``CHANCE`` while cards are dealt, ``TERMINAL`` at the end."""
         return self._progress.player
 
+    def is_chance_node(self) -> bool:
+        """As OpenSpiel's, answered here: ``current_player() == CHANCE``."""
+        return self._progress.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """As OpenSpiel's, answered here: a seat moves."""
+        return self._progress.player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As OpenSpiel's ``legal_actions``; a seat's own actions at its turn are answered
+        here, without OpenSpiel's round of calls back into this state (its
+        ``LegalActions`` asks ``current_player`` three times and ``is_terminal`` once)."""
+        progress = self._progress
+        if progress.player >= 0 and (player is None or player == progress.player):
+            legal = progress.legal
+            if legal is None:
+                legal = progress.legal = progress.tables.space.legal_actions(progress.state)
+            return list(legal)
+        if player is None:
+            return super().legal_actions()  # type: ignore[no-any-return]
+        return super().legal_actions(player)  # type: ignore[no-any-return]
+
     def _legal_actions(self, player: int) -> list[int]:
         progress = self._progress
         if player != progress.player:
             return []
-        return list(progress.tables.space.legal_actions(progress.state))
+        legal = progress.legal
+        if legal is None:
+            legal = progress.legal = progress.tables.space.legal_actions(progress.state)
+        return list(legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The faces that may come next, with probability proportional to the copies left."""
-        left = self._progress.left
-        total = self._progress.to_deal
-        return [(index, count / total) for index, count in enumerate(left) if count]
+        progress = self._progress
+        total = progress.to_deal
+        return [(index, count / total) for index, count in enumerate(progress.left) if count]
 
     def _apply_action(self, action: int) -> None:
         progress = self._progress
@@ -271,15 +308,16 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
             left = progress.left
             if not (0 <= action < len(left) and left[action] > 0):
                 raise UsageError("bad-action", _refused_outcome(tables, left, action))
-            if not progress.dealt:  # a deal or a reshuffle begins
+            dealt = progress.dealt
+            if not dealt:  # a deal or a reshuffle begins
                 if progress.state.phase is Phase.DEAL:
                     progress.sequences = []
                 progress.sequences.append((progress.steps, progress.to_deal))
             progress.steps += 1
             left[action] -= 1
-            progress.dealt.append(tables.faces[action])
-            progress.to_deal -= 1
-            if progress.to_deal:
+            dealt.append(tables.faces[action])
+            to_deal = progress.to_deal = progress.to_deal - 1
+            if to_deal:
                 return
             state = progress.state
             after = _chance_event(tables, state, tuple(progress.dealt))
@@ -293,17 +331,26 @@ class GnomingState(pyspiel.State):  # type: ignore[misc]
                 raise UsageError(
                     "no-player-to-move", f"the game is over: action {action} cannot be applied"
                 )
-            move = tables.space.move(seat, action)
+            moves = tables.seat_moves[seat]
+            if type(action) is int and 0 <= action < len(moves):  # (as from OpenSpiel)
+                move = moves[action]
+            else:
+                move = tables.space.move(seat, action)
             after = apply(tables.ruleset, state, move)
             progress.steps += 1
-            if action == tables.space.draw:
+            if action == tables.draw:
                 length = progress.sequences[-1][1]
                 progress.held_at = (len(progress.sequences) - 1, length - len(state.draw_pile))
-            progress.log.append((seat, action, _shown_card(move, state, after)))
+            shows = tables.shows[action]  # the card the move showed, for the log
+            card = after.held if shows == _HELD else state.held if shows == _DISCARDED else None
+            if shows == _TURNED_UP:
+                card = card_claim(move, after, state)  # (a card that left with its line: 10.6)
+            progress.log.append((seat, action, card))
             progress.moves += 1
             if len(after.scores) > len(state.scores):
                 progress.log.append(_public_news(state, after))
         progress.state = after
+        progress.legal = None
         actor = after.actor
         if actor is not None:
             progress.player = _TERMINAL if progress.moves >= tables.move_limit else actor
@@ -434,14 +481,20 @@ def _chance_event(tables: _Tables, state: State, cards: tuple[Face, ...]) -> Sta
     return apply(tables.ruleset, state, event)
 
 
-def _shown_card(move: PlayerMove, before: State, after: State) -> Face | None:
-    """The card a move shows: turned up, drawn, displaced (now held) or discarded."""
+_HELD, _DISCARDED, _TURNED_UP = 0, 1, 2
+"""The card a move shows: the one held after it, the one held before it, or the one it
+turned up (:func:`_shows`)."""
+
+
+def _shows(move: PlayerMove) -> int:
+    """Which card ``move`` shows: turned up (a reveal, a flip), discarded (the card held
+    before), or drawn or displaced (the card held after: a draw, a place, a bounce)."""
     action = move.action
     if action in ("reveal", "flip"):
-        return card_claim(move, after, before)  # (a card that left with its line: 10.6)
+        return _TURNED_UP
     if action == "discard":
-        return before.held
-    return after.held
+        return _DISCARDED
+    return _HELD
 
 
 def _public_news(before: State, after: State) -> str:

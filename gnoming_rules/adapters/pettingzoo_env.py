@@ -72,6 +72,7 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
         self.ruleset = resolve_ruleset(ruleset)
         self.table = Table(self.ruleset, players, move_limit)
         self.encoder = Encoder(self.ruleset, players)
+        self._view_bytes = self.encoder.fast.encode
         self.space = self.table.space
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -121,7 +122,7 @@ class GnomingEnv(AECEnv):  # type: ignore[misc]
         """``agent``'s view: the flat vector and the legal-action mask."""
         seat = self._seats[agent]
         state = self.table.state
-        view = self.encoder.encode_state(state, seat)
+        view = np.frombuffer(self._view_bytes(state, seat), np.float32)  # encode_state's
         mask = self.space.mask(state) if state.actor == seat else self._no_moves.copy()
         return {"observation": view, "action_mask": mask}
 
