@@ -596,11 +596,14 @@ def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, 
 
 # --- handlers ----------------------------------------------------------------------------------
 #
-# The hot handlers (draw, place, bounce, discard, flip) build the next State from its
-# unpacked fields with ``_new``: three to four times faster than ``State._replace``.
+# The handlers and rule steps build the next State from its unpacked fields with ``_new``:
+# three to four times faster than ``State._replace``, which runs as Python even compiled.
 # The unpacking relies on the field order checked just below.
 
 _new: Final = tuple.__new__
+_STATE: Final = State
+"""``State`` as a Final name: compiled, a C static, where ``State`` itself (a Python class,
+not a native one) would be looked up in the module's dict at every step."""
 assert State._fields == (
     "first_player", "round", "phase", "turn", "cards", "face_up", "draw_pile",
     "discard_piles", "removed", "held", "taken_from_discard", "filled", "chain",
@@ -634,13 +637,13 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
         starter = rules.first_player_of_round(first, rnd, players)
         if turn == starter:
             revealed = _new(
-                State,
+                _STATE,
                 (first, rnd, phase, seat, cards, face_up, deck, piles, removed, held, taken,
                  filled, chain, owed, out, scores),
             )  # fmt: skip
             return _begin_turn(rules, revealed, starter)
     return _new(
-        State,
+        _STATE,
         (first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled,
          chain, owed, out, scores),
     )  # fmt: skip
@@ -663,7 +666,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         if not rest and rules.reshuffle and any(len(below) > 1 for below in piles):
             phase = _RESHUFFLE
         return _new(
-            State,
+            _STATE,
             (first, rnd, phase, turn, cards, face_up, rest, piles, removed, deck[0], False,
              0, False, owed, out, scores),
         )  # fmt: skip
@@ -676,7 +679,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         raise IllegalMove("empty-pile", "4.1", f"discard pile {pile} is empty")
     piles = set_pile(piles, pile, source[:-1])
     return _new(
-        State,
+        _STATE,
         (first, rnd, _PLACE, turn, cards, face_up, deck, piles, removed, source[-1], True,
          0, False, owed, out, scores),
     )  # fmt: skip
@@ -714,7 +717,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
         cards, piles = remove_lines(rules, cards, face_up, piles, seat)
     chain = not (up & bit)
     return _new(
-        State,
+        _STATE,
         (first, rnd, _BOUNCE, turn, cards, face_up, deck, piles, removed, layout[slot], False,
          bit, chain, owed, out, scores),
     )  # fmt: skip
@@ -749,7 +752,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     if remove:
         cards, piles = remove_lines(rules, cards, face_up, piles, seat)
     return _new(
-        State,
+        _STATE,
         (first, rnd, phase, turn, cards, face_up, deck, piles, removed, displaced, False,
          filled | bit, True, owed, out, scores),
     )  # fmt: skip
@@ -787,7 +790,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         if owed:
             first, rnd, _, turn, cards, face_up, deck, _, _, _, taken, _, _, _, out, scores = state
             return _new(
-                State,
+                _STATE,
                 (first, rnd, _FLIP, turn, cards, face_up, deck, piles, removed, None, taken, 0,
                  False, owed, out, scores),
             )  # fmt: skip
@@ -815,7 +818,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
             first, rnd, _, turn, cards, face_up, deck, _, removed, _, taken, _, _, _, out, \
                 scores = state  # fmt: skip
             return _new(
-                State,
+                _STATE,
                 (first, rnd, _FLIP, turn, cards, face_up, deck, piles, removed, None, taken, 0,
                  False, own, out, scores),
             )  # fmt: skip
@@ -850,7 +853,7 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
         first, rnd, phase, turn, _, _, deck, _, removed, held, taken, filled, chain, _, out, \
             scores = state  # fmt: skip
         return _new(
-            State,
+            _STATE,
             (first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken,
              filled, chain, owed[1:], out, scores),
         )  # fmt: skip
@@ -858,7 +861,7 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
         first, rnd, phase, turn, _, up, deck, _, removed, held, taken, filled, chain, owed, out, \
             scores = state  # fmt: skip
         state = _new(
-            State,
+            _STATE,
             (first, rnd, phase, turn, cards, up, deck, piles, removed, held, taken, filled,
              chain, owed, out, scores),
         )  # fmt: skip
@@ -899,7 +902,7 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         out = state.went_out
         starter = out if out is not None else (state.first_player + 1) % players
     dealt: State = _new(
-        State,
+        _STATE,
         (
             starter if rules.went_out_starts else state.first_player,  # first_player
             state.round,
@@ -948,7 +951,7 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
     first, rnd, _, turn, layouts, face_up, _, _, removed, held, taken, filled, chain, owed, out, \
         scores = state  # fmt: skip
     return _new(
-        State,
+        _STATE,
         (first, rnd, _PLACE, turn, layouts, face_up, tuple(cards), tuple(p[-1:] for p in piles),
          removed, held, taken, filled, chain, owed, out, scores),
     )  # fmt: skip
@@ -1065,13 +1068,13 @@ def finish_turn(
         not deck and _nothing_to_draw(rules, deck, piles)
     ):
         ended: State = _new(
-            State,
+            _STATE,
             (first, rnd, phase, seat, cards, face_up, deck, piles, removed, held, taken, filled,
              chain, owed, out, scores),
         )  # fmt: skip
         return end_round(rules, ended, went_out)
     return _new(
-        State,
+        _STATE,
         (first, rnd, _DRAW, following, cards, face_up, deck, piles, removed, None, False, 0,
          False, (), went_out, scores),
     )  # fmt: skip
@@ -1092,7 +1095,7 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
     first, rnd, _, _, cards, face_up, deck, piles, removed, held, taken, filled, chain, owed, \
         out, scores = state  # fmt: skip
     return _new(
-        State,
+        _STATE,
         (first, rnd, _DRAW, seat, cards, face_up, deck, piles, removed, held, taken, filled,
          chain, owed, out, scores),
     )  # fmt: skip
@@ -1108,7 +1111,7 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
     scores = (*state.scores, final)
     first, _, _, _, cards, face_up, deck, piles, removed, _, _, _, _, _, _, _ = state
     return _new(
-        State,
+        _STATE,
         (first, following, _OVER if game_over(rules, scores) else _DEAL, -1, cards,
          (rules.full_mask,) * len(face_up), deck, piles, removed, None, False, 0, False, (),
          went_out, scores),
