@@ -14,22 +14,21 @@ import each other.)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .cards import Face
 from .moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
 
 __all__ = [
-    "FILLED_PILES",
     "MEMO_LIMIT",
-    "SET_PILE",
     "CompiledRules",
     "Line",
     "MoveMemo",
     "discard_variants",
+    "filled_piles",
     "grid_lines",
     "move_tables",
+    "set_pile",
 ]
 
 
@@ -167,17 +166,9 @@ class CompiledRules:
     ``k``: pile ``k``): the legal discards, piles ascending; index 0: a hazard's (no pile)."""
     place_options: tuple[tuple[tuple[PlayerMove, ...], ...], ...]
     """Per seat: every place followed by ``discard_options[mask]``; the last: places only."""
-    filled_piles: Callable[[tuple[tuple[Face, ...], ...]], int]
-    """The bit mask of the discard piles that hold cards (bit ``k``: pile ``k``), written out
-    for this ruleset's number of piles (the engine asks it at every draw and discard)."""
     discard_variants: tuple[int, ...]
-    """Indexed by :attr:`filled_piles`' mask: the piles a non-hazard discard may go on, as
+    """Indexed by :func:`filled_piles`' mask: the piles a non-hazard discard may go on, as
     a mask (rule 4.4: any empty one if a pile is empty, else any)."""
-    set_pile: Callable[
-        [tuple[tuple[Face, ...], ...], int, tuple[Face, ...]], tuple[tuple[Face, ...], ...]
-    ]
-    """``set_pile(piles, k, pile)``: the discard piles with pile ``k`` replaced, written out
-    for this ruleset's number of piles (a draw or a discard makes one per turn)."""
     known: list[object] = field(default_factory=lambda: [None], compare=False, repr=False)
     """The last state known to be one of this ruleset's (checked, or made by ``apply``
     from one that was): the engine skips the shape check for it, which a playout would
@@ -214,59 +205,29 @@ class CompiledRules:
         return first_player
 
 
-def _filled_1(piles: tuple[tuple[Face, ...], ...]) -> int:
-    return 1 if piles[0] else 0
-
-
-def _filled_2(piles: tuple[tuple[Face, ...], ...]) -> int:
-    return (1 if piles[0] else 0) | (2 if piles[1] else 0)
-
-
-def _filled_3(piles: tuple[tuple[Face, ...], ...]) -> int:
-    return (1 if piles[0] else 0) | (2 if piles[1] else 0) | (4 if piles[2] else 0)
-
-
-def _filled_4(piles: tuple[tuple[Face, ...], ...]) -> int:
-    return (
-        (1 if piles[0] else 0)
-        | (2 if piles[1] else 0)
-        | (4 if piles[2] else 0)
-        | (8 if piles[3] else 0)
-    )
-
-
 Piles = tuple[tuple[Face, ...], ...]
 
 
-def _set_1(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
-    return (pile,)
+def filled_piles(piles: Piles) -> int:
+    """The bit mask of the discard piles that hold cards (bit ``k``: pile ``k``): asked at
+    every draw and discard. Two piles, the common case, are written out. A module function
+    rather than a table of functions: compiled, the engine calls it directly, where a
+    function kept in a field is called as a Python object (about 150 instructions more)."""
+    if len(piles) == 2:
+        return (1 if piles[0] else 0) | (2 if piles[1] else 0)
+    mask = 0
+    for index, pile in enumerate(piles):
+        if pile:
+            mask |= 1 << index
+    return mask
 
 
-def _set_2(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
-    return (pile, piles[1]) if index == 0 else (piles[0], pile)
-
-
-def _set_any(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
+def set_pile(piles: Piles, index: int, pile: tuple[Face, ...]) -> Piles:
+    """The discard piles with pile ``index`` replaced by ``pile`` (a draw or a discard makes
+    one per turn; two piles, the common case, without slicing)."""
+    if len(piles) == 2:
+        return (pile, piles[1]) if index == 0 else (piles[0], pile)
     return (*piles[:index], pile, *piles[index + 1 :])
-
-
-SET_PILE: dict[int, Callable[[Piles, int, tuple[Face, ...]], Piles]] = {
-    1: _set_1,
-    2: _set_2,
-    3: _set_any,
-    4: _set_any,
-}
-"""By number of discard piles: the function that replaces one pile (two piles, the
-common case, without slicing)."""
-
-
-FILLED_PILES: dict[int, Callable[[tuple[tuple[Face, ...], ...]], int]] = {
-    1: _filled_1,
-    2: _filled_2,
-    3: _filled_3,
-    4: _filled_4,
-}
-"""By number of discard piles: the function that masks the piles holding cards."""
 
 
 def discard_variants(piles: int) -> tuple[int, ...]:

@@ -36,8 +36,6 @@ from pydantic import (
 
 from .cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .compiled import (
-    FILLED_PILES,
-    SET_PILE,
     CompiledRules,
     discard_variants,
     grid_lines,
@@ -641,8 +639,6 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         draw_options=tables[3],
         discard_options=tables[4],
         place_options=tables[5],
-        filled_piles=FILLED_PILES[piles],
-        set_pile=SET_PILE[piles],
         discard_variants=discard_variants(piles),
     )
 
