@@ -31,13 +31,13 @@ def every_entry_reads_back_as_the_move_played(recorded: RecordedGame) -> None:
     entries = iter(
         entry for round_ in json.loads(recorded.text())["rounds"] for entry in round_["moves"]
     )
-    for move, after in zip(game.moves, game.states[1:], strict=True):
+    for move, before, after in zip(game.moves, game.states[:-1], game.states[1:], strict=True):
         if isinstance(move, gr.Deal):
             continue
         entry = next(entries)
         try:
             assert move_from_entry(entry, players, piles=piles) == move
-            claim = card_claim(move, after) if recorded.claims else None
+            claim = card_claim(move, after, before) if recorded.claims else None
             assert move_to_entry(move, claim) == entry
             assert move_from_entry(json.loads(json.dumps(move_to_entry(move))), piles=piles) == move
         except gr.RecordError as error:
