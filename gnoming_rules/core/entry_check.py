@@ -30,12 +30,20 @@ from pydantic.fields import FieldInfo
 from .entry_forms import CardFace, MoveEntry, PublicMoveEntry
 
 __all__ = [
+    "COMPILED",
     "FULL_FORMS",
     "PUBLIC_FORMS",
     "EntryField",
     "EntryForms",
 ]
 
+COMPILED: Final = not __file__.endswith(".py")
+"""Whether this module runs compiled (mypyc): only then is the check worth its pass over
+the entries, which pure Python takes longer for than pydantic's whole reading of them; the
+record reader asks."""
+
+_SMALL: Final = 2**60
+"""Integers within this bound compare fast, compiled (unboxed); both bounds lie outside it."""
 _WORD: Final = 0
 _INTEGER: Final = 1
 _FACE: Final = 2
@@ -54,7 +62,8 @@ _UNIONS: Final = (Union, types.UnionType)
 
 def _is_face(value: object) -> bool:
     if type(value) is int:
-        return _FACE_LOW <= value <= _FACE_HIGH
+        number: int = value
+        return -_SMALL < number < _SMALL or _FACE_LOW <= number <= _FACE_HIGH
     return type(value) is str and _FACE_NAME.fullmatch(value) is not None
 
 
@@ -81,6 +90,8 @@ class EntryField:
         self.low = low
         self.high = high
         self.words = words
+        self.small_low = max(low, -_SMALL)
+        self.small_high = min(high, _SMALL)
 
     def accepts(self, value: object) -> bool:
         """Whether pydantic's strict reading takes ``value`` (plain JSON data) as it is."""
@@ -88,7 +99,12 @@ class EntryField:
             return self.nullable
         kind = self.kind
         if kind == _INTEGER:
-            return type(value) is int and self.low <= value <= self.high
+            if type(value) is not int:
+                return False
+            number: int = value
+            if -_SMALL < number < _SMALL:  # the common case, compared without boxing
+                return number >= self.small_low and number <= self.small_high
+            return self.low <= number <= self.high
         if kind == _FACE:
             return _is_face(value)
         if kind == _WORD:
@@ -129,7 +145,10 @@ class EntryForms:
         position = 0
         count = len(fields)
         for key, value in mapping.items():
-            while position < count and fields[position].name != key:
+            if type(key) is not str:
+                return False
+            name: str = key
+            while position < count and fields[position].name != name:
                 if fields[position].required:
                     return False
                 position += 1

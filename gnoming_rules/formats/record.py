@@ -33,6 +33,7 @@ from pydantic.annotated_handlers import GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, ErrorDetails, core_schema, from_json
 
+from ..core.entry_check import COMPILED as FAST_ENTRY_CHECK
 from ..core.entry_check import FULL_FORMS, PUBLIC_FORMS, EntryForms
 from ..core.entry_forms import (
     ACTIONS,
@@ -543,7 +544,9 @@ def _read_json(raw: bytes, public: bool) -> AnyRecord:
     outline = _json_outline(raw) if len(raw) > SHAPE_CHECK_BYTES else None
     try:
         if outline is None:
-            fitting = _read_fitting(raw, adapter, PUBLIC_FORMS if public else FULL_FORMS)
+            fitting = None
+            if FAST_ENTRY_CHECK:  # compiled; pure Python reads faster through pydantic
+                fitting = _read_fitting(raw, adapter, PUBLIC_FORMS if public else FULL_FORMS)
             record = adapter.validate_json(raw) if fitting is None else fitting
         else:  # a large document: its lengths checked, then its models built from the data
             if raw.count(b":") > _keys_in(outline):  # a key given twice comes first
