@@ -48,6 +48,8 @@ _WORD: Final = 0
 _INTEGER: Final = 1
 _FACE: Final = 2
 _FACES: Final = 3
+_CHOSEN: Final = 4
+"""The action's own field: the form was chosen by its value, which is therefore right."""
 
 _FACE_SCHEMA: Final[Any] = get_args(CardFace)[1]
 """The card face's pydantic metadata: its integer range and its pattern for a name."""
@@ -127,7 +129,10 @@ class EntryForms:
             action = next(field for field in fields if field.name == "action")
             if len(action.words) != 1 or not action.required:
                 raise TypeError(f"{form.__name__}: its action is not one required word")
-            self.forms[next(iter(action.words))] = fields
+            chosen = EntryField("action", True, False, _CHOSEN)
+            self.forms[next(iter(action.words))] = tuple(
+                chosen if field is action else field for field in fields
+            )
 
     def fits(self, entry: object) -> bool:
         """Whether ``entry`` (plain JSON data) is an entry that pydantic's strict reading
@@ -148,15 +153,17 @@ class EntryForms:
             if type(key) is not str:
                 return False
             name: str = key
-            while position < count and fields[position].name != name:
-                if fields[position].required:
+            while True:
+                if position == count:  # a key of no field, or out of order
                     return False
+                field = fields[position]
                 position += 1
-            if position == count:  # a key of no field, or out of order
+                if field.name == name:
+                    break
+                if field.required:
+                    return False
+            if field.kind != _CHOSEN and not field.accepts(value):
                 return False
-            if not fields[position].accepts(value):
-                return False
-            position += 1
         while position < count:
             if fields[position].required:
                 return False
