@@ -57,7 +57,7 @@ SEAMS = (
     "record.move_entry (a move entry as written)",
     "record.load_yaml (safe_yaml.load_yaml, as the record reader calls it)",
     "record.RECORD_ADAPTER (the pydantic reader)",
-    "validate.read_entry (the move layer's reading, as the validator calls it)",
+    "validate.read_structure (each round's moves and the cards their entries claim)",
     "validate.apply (the engine as the validator calls it)",
     "validate.Verdict.exit_status",
     "snapshot.PHASES and snapshot.read_mask (a saved state's phase name and slot lists)",
@@ -453,11 +453,11 @@ def validator_skips_card_claims(monkeypatch: pytest.MonkeyPatch) -> None:
     _wrap(
         monkeypatch,
         validator,
-        "read_entry",
+        "read_structure",
         lambda original: (
-            lambda *args: (
-                step if isinstance(step := original(*args), entries.Malformed) else (step[0], None)
-            )
+            lambda *args, **options: [
+                (moves, [None] * len(cards)) for moves, cards in original(*args, **options)
+            ]
         ),
     )
 

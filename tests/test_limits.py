@@ -20,6 +20,7 @@ import pytest
 from kit import EXAMPLES
 
 from gnoming_rules.core.errors import RulesetError
+from gnoming_rules.formats.reading import read_regular_file
 from gnoming_rules.formats.record import MAX_RECORD_BYTES, MAX_YAML_BYTES
 from gnoming_rules.formats.rulesets import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
 from gnoming_rules.formats.safe_yaml import MAX_SLOW_BYTES
@@ -212,3 +213,31 @@ def test_jobs_are_capped_at_the_cpus_available(monkeypatch: pytest.MonkeyPatch) 
     reports = list(batch.check_files(files, jobs=10_000, as_json=True))
     assert [report.status for report in reports] == [0] * 12
     assert len(forked) == 1
+
+
+@pytest.mark.parametrize("size", [0, 1, 99, 100, 101, 5000])
+def test_a_file_is_read_up_to_one_byte_past_the_limit(tmp_path: Path, size: int) -> None:
+    """``read_regular_file`` asks for the file's size, not the limit (Python would allocate
+    the whole limit), and still returns the file's first ``limit + 1`` bytes."""
+    file = tmp_path / "input.json"
+    data = bytes(index % 251 for index in range(size))
+    file.write_bytes(data)
+    assert read_regular_file(file, 100) == data[:101]
+
+
+def test_a_file_that_grows_while_read_is_read_up_to_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file longer than its size said when it was opened is read past that size."""
+    file = tmp_path / "input.json"
+    file.write_bytes(b"x" * 500)
+    real_fstat = os.fstat
+
+    class Shrunk:
+        def __init__(self, status: os.stat_result) -> None:
+            self.st_mode = status.st_mode
+            self.st_size = 10
+
+    monkeypatch.setattr(os, "fstat", lambda descriptor: Shrunk(real_fstat(descriptor)))
+    assert read_regular_file(file, 100) == b"x" * 101
+    assert read_regular_file(file, 1000) == b"x" * 500

@@ -26,9 +26,10 @@ applying the move.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from .cards import EMPTY, HAZARD, Face
+from .compiled import CompiledRules
 from .entry_forms import checked_entry
 from .errors import RecordError
 from .moves import (
@@ -56,6 +57,7 @@ __all__ = [
     "move_to_entry",
     "played_move",
     "read_entry",
+    "read_move",
 ]
 
 _SLOT_MOVES: Final[dict[str, type[Reveal | Place | Bounce | Flip]]] = {
@@ -154,19 +156,11 @@ CLAIM_VERBS: Final[dict[type, str]] = {
 """What a seat did to show the card it claims, by move type (``seat 1 drew a 7``)."""
 
 
-class MoveTable(Protocol):
-    """A ruleset's discard piles and the shared move values to hand out instead of building
-    new ones (its compiled view is one): ``slot_moves[action][seat][slot]``, and
-    ``draw_moves[seat]`` and ``discard_moves[seat]`` as ``(pile 0, pile 1, ..., no pile)``."""
-
-    @property
-    def piles(self) -> int: ...
-    @property
-    def slot_moves(self) -> Mapping[str, tuple[tuple[PlayerMove, ...], ...]]: ...
-    @property
-    def draw_moves(self) -> tuple[tuple[Draw, ...], ...]: ...
-    @property
-    def discard_moves(self) -> tuple[tuple[Discard, ...], ...]: ...
+MoveTable: TypeAlias = CompiledRules
+"""A ruleset's discard piles and the shared move values to hand out instead of building
+new ones: its compiled view (``slot_moves[action][seat][slot]``, and ``draw_moves[seat]``
+and ``discard_moves[seat]`` as ``(pile 0, pile 1, ..., no pile)``), read as a native
+class when compiled."""
 
 
 def move_from_entry(
@@ -223,23 +217,38 @@ def read_entry(
     ``table`` supplies shared move values and the number of piles (a ruleset's compiled
     view); without one, new moves are built.
     """
-    action = entry["action"]
+    fields: dict[str, Any] = entry if type(entry) is dict else dict(entry)
+    move = read_move(fields, players, table, piles=piles)
+    if type(move) is Malformed:
+        return move
+    return move, fields.get("card")  # type: ignore[return-value]
+
+
+def read_move(
+    entry: dict[str, Any],
+    players: int,
+    table: MoveTable | None = None,
+    *,
+    piles: int | None = None,
+) -> PlayerMove | Reshuffle | Malformed:
+    """:func:`read_entry` without the claimed card (the entry's ``card``, if it has one),
+    for a caller that keeps the two apart: the validator reads every entry of a record
+    with it."""
+    action: str = entry["action"]
     if action == "reshuffle":  # a public record's names no cards: the replay knows them
-        return Reshuffle(tuple(entry.get("cards", ()))), None
-    player = entry["player"]
+        return Reshuffle(tuple(entry.get("cards", ())))
+    player: int = entry["player"]
     if player >= players:
         return Malformed("player", f"seat {player} does not exist ({seats_text(players)})")
-    pile = entry.get("pile")
-    if pile is not None:
-        count = piles if piles is not None else table.piles if table is not None else 2
-        if pile >= count:
-            return Malformed("pile", f"must be {piles_text(count)}, got {pile}")
+    pile: int | None = entry.get("pile")
+    count = piles if piles is not None else table.piles if table is not None else 2
+    if pile is not None and pile >= count:
+        return Malformed("pile", f"must be {piles_text(count)}, got {pile}")
     if action == "draw":
         if entry["source"] == "deck":
             if pile is not None:
                 return Malformed("pile", "a draw from the deck names no pile")
         elif pile is None:
-            count = piles if piles is not None else table.piles if table is not None else 2
             return Malformed(
                 "pile", f"a draw from the discard must name its pile, {piles_text(count)}"
             )
@@ -247,21 +256,21 @@ def read_entry(
             draws = table.draw_moves[player]
             index = len(draws) - 1 if pile is None else pile
             if 0 <= index < len(draws) - (pile is not None):
-                return draws[index], entry.get("card")
-        return Draw(player, pile), entry.get("card")
+                return draws[index]
+        return Draw(player, pile)
     if action == "discard":
         if table is not None and player < len(table.discard_moves):
             discards = table.discard_moves[player]
             index = len(discards) - 1 if pile is None else pile
             if 0 <= index < len(discards) - (pile is not None):
-                return discards[index], None
-        return Discard(player, pile), None
-    slot = entry["slot"]
+                return discards[index]
+        return Discard(player, pile)
+    slot: int = entry["slot"]
     if table is not None:
         shared = table.slot_moves[action]
         if player < len(shared) and 0 <= slot < len(shared[player]):
-            return shared[player][slot], entry.get("card")
-    return _SLOT_MOVES[action](player, slot), entry.get("card")
+            return shared[player][slot]
+    return _SLOT_MOVES[action](player, slot)
 
 
 def seats_text(players: int) -> str:

@@ -63,15 +63,21 @@ FACE_PATTERN = "^[A-Z][A-Z0-9]{0,2}$"
 
 
 class _CardFaceSchema:
-    """Pydantic metadata for a card face: one clear error instead of three union branches."""
+    """Pydantic metadata for a card face: one clear error instead of three union branches.
+    A face is an integer from ``low`` to ``high`` or a text matching ``pattern`` (what the
+    fast check of entries, :mod:`~gnoming_rules.core.entry_check`, reads too)."""
+
+    low = INT64_MIN
+    high = INT64_MAX
+    pattern = FACE_PATTERN
 
     def __get_pydantic_core_schema__(
         self, source: object, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         return core_schema.union_schema(
             [
-                core_schema.int_schema(strict=True, ge=INT64_MIN, le=INT64_MAX),
-                core_schema.str_schema(strict=True, pattern=FACE_PATTERN),
+                core_schema.int_schema(strict=True, ge=self.low, le=self.high),
+                core_schema.str_schema(strict=True, pattern=self.pattern),
             ],
             custom_error_type="card_face",
             custom_error_message='not a card: write an integer, "H", "M" or a face name (K)',

@@ -34,16 +34,23 @@ def read_regular_file(file: str | Path, limit: int) -> bytes:
     what would be read."""
     descriptor = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        mode = os.fstat(descriptor).st_mode
+        status = os.fstat(descriptor)
     except OSError:
         os.close(descriptor)
         raise
+    mode = status.st_mode
     if not stat.S_ISREG(mode):
         os.close(descriptor)
         kind = next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
         raise NotRegularFileError(f"not a regular file ({kind})")
     with os.fdopen(descriptor, "rb") as stream:
-        return stream.read(limit + 1)
+        # Asked for limit + 1 bytes at once, Python allocates them all (16 MiB) whatever
+        # the file holds: ask for its size first, and for the rest only if it grew.
+        expected = min(status.st_size, limit)
+        data = stream.read(expected + 1)
+        if len(data) <= expected:
+            return data
+        return data + stream.read(limit + 1 - len(data))
 
 
 __all__ = [

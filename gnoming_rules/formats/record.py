@@ -33,6 +33,8 @@ from pydantic.annotated_handlers import GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, ErrorDetails, core_schema, from_json
 
+from ..core.entry_check import COMPILED as FAST_ENTRY_CHECK
+from ..core.entry_check import FULL_FORMS, PUBLIC_FORMS, EntryForms
 from ..core.entry_forms import (
     ACTIONS,
     BounceEntry,
@@ -542,7 +544,10 @@ def _read_json(raw: bytes, public: bool) -> AnyRecord:
     outline = _json_outline(raw) if len(raw) > SHAPE_CHECK_BYTES else None
     try:
         if outline is None:
-            record = adapter.validate_json(raw)
+            fitting = None
+            if FAST_ENTRY_CHECK:  # compiled; pure Python reads faster through pydantic
+                fitting = _read_fitting(raw, adapter, PUBLIC_FORMS if public else FULL_FORMS)
+            record = adapter.validate_json(raw) if fitting is None else fitting
         else:  # a large document: its lengths checked, then its models built from the data
             if raw.count(b":") > _keys_in(outline):  # a key given twice comes first
                 _refuse_duplicate_keys(raw)
@@ -557,6 +562,43 @@ def _read_json(raw: bytes, public: bool) -> AnyRecord:
     if raw.count(b":") > _key_count(record):
         _refuse_duplicate_keys(raw)
     return record
+
+
+def _read_fitting(
+    raw: bytes, adapter: TypeAdapter[Record] | TypeAdapter[PublicRecord], forms: EntryForms
+) -> AnyRecord | None:
+    """The record, when every move entry has exactly its form (the compiled check of
+    :mod:`~gnoming_rules.core.entry_check`) and the rest of it reads; else ``None``, and
+    pydantic's reading of the whole document says what is wrong (or, for entries whose
+    keys come in another order, reads them).
+
+    The document is read as plain data; its moves are checked entry by entry, taken out,
+    and the rest is read by the record's own strict models (a round with no moves), into
+    whose rounds the checked moves are then put: the same record pydantic's reading of
+    the bytes builds, in about half its time (most of which it spends on the entries)."""
+    try:
+        document = from_json(raw, cache_strings="all")
+    except ValueError:
+        return None
+    rounds = document.get("rounds") if type(document) is dict else None
+    if type(rounds) is not list:
+        return None
+    moves: list[list[object]] = []
+    for round_ in rounds:
+        entries = round_.get("moves") if type(round_) is dict else None
+        if type(entries) is not list or not forms.all_fit(entries):
+            return None
+        moves.append(entries)
+        round_["moves"] = []
+    try:
+        record = adapter.validate_python(document)
+    except PydanticValidationError:
+        return None
+    checked = [
+        round_.model_copy(update={"moves": entries})
+        for round_, entries in zip(record.rounds, moves, strict=True)
+    ]
+    return record.model_copy(update={"rounds": checked})
 
 
 def _says_public(raw: bytes) -> bool:

@@ -76,7 +76,7 @@ def redact(
     state = new_game(rules, players, record.first_player)
     rounds: list[dict[str, Any]] = []
     steps = read_structure(record, players, rules.compiled)  # the ruleset's piles
-    every = [[move for move, _ in round_steps] for round_steps in steps]
+    every = [moves for moves, _ in steps]
     for index, (round_, moves) in enumerate(zip(record.rounds, every, strict=True)):
         deal = Deal(tuple(round_.deal))
         if (stop_round is not None and index > stop_round) or state.phase is not Phase.DEAL:

@@ -40,7 +40,7 @@ from ..core.entries import (
     card_claim,
     move_to_entry,
     played_move,
-    read_entry,
+    read_move,
     seats_text,
 )
 from ..core.errors import (
@@ -376,7 +376,8 @@ def replay_record(
         return _replay(record, rules, start, deals, rounds, until=until, observe=observe)
     for index, round_ in enumerate(record.rounds):
         deal = Deal(tuple(round_.deal))
-        if Counter(deal.cards) != deck:  # the engine says what is wrong with it
+        # (dict's == in C, not Counter's in Python: the same, as neither holds a zero)
+        if not dict.__eq__(Counter(deal.cards), deck):  # the engine says what is wrong
             try:
                 apply(rules, start, deal)
             except DealError as refusal:  # a record's bad-deal
@@ -388,7 +389,7 @@ def replay_record(
 
 def engine_moves(record: AnyRecord) -> list[list[Move]]:
     """Each round's moves as engine moves (deals not included); raises ``bad-record``."""
-    return [[move for move, _ in steps] for steps in read_structure(record, len(record.players))]
+    return [list(moves) for moves, _ in read_structure(record, len(record.players))]
 
 
 # --- step 1: input ---------------------------------------------------------------------------
@@ -445,13 +446,14 @@ def _ruleset_label(
     return "the inline ruleset"
 
 
-Step: TypeAlias = tuple[PlayerMove | Reshuffle, Face | None]
-"""A move of the record and the card its entry claims."""
+Steps: TypeAlias = tuple[list[PlayerMove | Reshuffle], list[Face | None]]
+"""A round's moves, and the card each move's entry claims (two lists, not a pair a move:
+building a tuple for each costs more than reading the entry)."""
 
 
 def read_structure(
     record: AnyRecord, players: int, table: MoveTable | None = None, *, piles: int | None = None
-) -> list[list[Step]]:
+) -> list[Steps]:
     """Step 1's structure: the seats the record names exist, its claims hold one number a
     seat, and every move entry reads as a move (the move layer's
     :func:`~gnoming_rules.core.entries.read_entry`). Returns each round's moves with their
@@ -472,21 +474,23 @@ def read_structure(
     if record.first_player >= players:
         seat = record.first_player
         fault(RecordProblem(None, None, f"first_player: seat {seat} does not exist ({seats})"))
-    rounds: list[list[Step]] = []
+    rounds: list[Steps] = []
     every_round: Sequence[Round | PublicRound] = record.rounds
     for round_index, round_ in enumerate(every_round):
-        steps: list[Step] = []
-        append = steps.append
-        for move_index, entry in enumerate(round_.moves):
-            step = read_entry(entry, players, table, piles=piles)
-            if type(step) is Malformed:
-                path = field_path(("rounds", round_index, "moves", move_index, step.field))
-                fault(RecordProblem(round_index, move_index, f"{path}: {step.message}"))
-            append(step)  # type: ignore[arg-type]
+        moves: list[PlayerMove | Reshuffle] = []
+        cards: list[Face | None] = []
+        entries: list[dict[str, Any]] = round_.moves  # type: ignore[assignment]
+        for move_index, entry in enumerate(entries):
+            move = read_move(entry, players, table, piles=piles)
+            if type(move) is Malformed:
+                path = field_path(("rounds", round_index, "moves", move_index, move.field))
+                fault(RecordProblem(round_index, move_index, f"{path}: {move.message}"))
+            moves.append(move)  # type: ignore[arg-type]
+            cards.append(entry.get("card"))
         if round_.scores is not None and len(round_.scores) != players:
             count = f"{len(round_.scores)} scores for {players} players"
             fault(RecordProblem(None, None, f"rounds[{round_index}].scores: {count}"))
-        rounds.append(steps)
+        rounds.append((moves, cards))
     result = record.result
     if result is not None:
         if result.totals is not None and len(result.totals) != players:
@@ -512,7 +516,7 @@ def _replay(
     rules: Ruleset,
     state: State,
     deals: Sequence[Deal],
-    rounds: Sequence[Sequence[Step]],
+    rounds: Sequence[Steps],
     *,
     until: tuple[int, int | None] | None = None,
     observe: Observer | None = None,
@@ -532,12 +536,12 @@ def _replay(
         """The replay ends at ``at``; ``reached`` is the state the verdict is read from."""
         move = card = None
         if error.round is not None and error.move is not None:
-            steps = rounds[error.round]
-            if error.move < len(steps):
-                move, card = steps[error.move]
+            played, claimed = rounds[error.round]
+            if error.move < len(played):
+                move, card = played[error.move], claimed[error.move]
         return Replay(_verdict(reached or at, error, information), record, rules, at, move, card)
 
-    for round_index, steps in enumerate(rounds):
+    for round_index, (moves, cards) in enumerate(rounds):
         if round_index and state.phase is Phase.OVER:
             count = rules.compiled.rounds
             why = (
@@ -557,7 +561,7 @@ def _replay(
                 ),
             )
         if round_index and state.phase is not Phase.DEAL:
-            stopped = len(rounds[round_index - 1])
+            stopped = len(rounds[round_index - 1][0])
             return stop(
                 state,
                 VerdictError(
@@ -586,14 +590,17 @@ def _replay(
             state = dealt
         pause = until is not None and until[0] == round_index
         limit = until[1] if until is not None and pause else None
-        if limit is not None and limit < len(steps):
-            steps = steps[:limit]  # noqa: PLW2901 - replay only up to the pause
+        end = len(moves)
+        if limit is not None and limit < end:
+            end = limit  # replay only up to the pause
         else:
             limit = None
-        for move_index, (move, card) in enumerate(steps):
+        for move_index in range(end):
+            move = moves[move_index]
+            card = cards[move_index]
             kind = type(move)
             if kind is Discard:
-                move = played_move(table, state, move)  # noqa: PLW2901
+                move = played_move(table, state, move)
             try:
                 if seen is not None and kind is Reshuffle:  # the order nobody saw
                     after = seen.reshuffle(rules, state)
@@ -658,8 +665,10 @@ def _replay(
                 )
                 return stop(state, VerdictError(round_index, None, "score-mismatch", "8", message))
         if pause:
-            paused = (None, None) if limit is None else rounds[round_index][limit]
-            return Replay(_verdict(state, None, information), record, rules, state, *paused)
+            if limit is None:
+                return Replay(_verdict(state, None, information), record, rules, state)
+            verdict = _verdict(state, None, information)
+            return Replay(verdict, record, rules, state, moves[limit], cards[limit])
     result = record.result
     if state.is_over and result is not None:
         mismatch = _result_mismatch(state, result)
