@@ -336,16 +336,7 @@ def replay_record(
     zeros = (0,) * players
     information = _information(record)
 
-    def refused(
-        code: ErrorCode,
-        message: str,
-        round_: int | None = None,
-        rules: Ruleset | None = None,
-        rule: str = "3.1",
-    ) -> Replay:
-        error = VerdictError(round_, None, code, None if code != "bad-deal" else rule, message)
-        verdict = Verdict(False, False, error, (), zeros, (), information)  # one total a seat
-        return Replay(verdict, record, rules, None)
+    refused = _Refusals(record, zeros, information)
 
     if rules is None:
         return refused("unknown-ruleset", problem)
@@ -461,16 +452,8 @@ def read_structure(
     every fault (:attr:`RecordError.problems`). ``table``: the ruleset's shared moves (its
     compiled view), if it is known; ``piles``: the number of discard piles that bounds
     ``pile`` when no table says it."""
-    faults: list[RecordProblem] = []  # the first MAX_PROBLEMS (a hostile record may hold
-    found = [0]  # a million), and how many there are
-
+    fault = _Faults()
     seats = seats_text(players)
-
-    def fault(problem: RecordProblem) -> None:
-        found[0] += 1
-        if len(faults) < MAX_PROBLEMS:
-            faults.append(problem)
-
     if record.first_player >= players:
         seat = record.first_player
         fault(RecordProblem(None, None, f"first_player: seat {seat} does not exist ({seats})"))
@@ -503,12 +486,81 @@ def read_structure(
                         None, None, f"result.winners: seat {seat} does not exist ({seats})"
                     )
                 )
-    if faults:
-        raise RecordError.of(faults, found[0])
+    if fault.found:
+        raise RecordError.of(fault.faults, fault.found)
     return rounds
 
 
 # --- step 2 and 3: the replay and the claims -------------------------------------------------
+
+
+class _Faults:
+    """The first :data:`MAX_PROBLEMS` faults (a hostile record may hold a million), and how
+    many there are: ``fault(problem)``. A class, not a closure (see :class:`_Refusals`)."""
+
+    __slots__ = ("faults", "found")
+
+    def __init__(self) -> None:
+        self.faults: list[RecordProblem] = []
+        self.found = 0
+
+    def __call__(self, problem: RecordProblem) -> None:
+        self.found += 1
+        if len(self.faults) < MAX_PROBLEMS:
+            self.faults.append(problem)
+
+
+class _Refusals:
+    """A refusal before the replay (no state reached): ``refused(code, message, ...)``.
+
+    A small class rather than a closure: compiled by mypyc, a closure and its environment
+    hold each other, a cycle per record replayed that only the collector frees."""
+
+    __slots__ = ("information", "record", "zeros")
+
+    def __init__(
+        self, record: AnyRecord, zeros: tuple[int, ...], information: Literal["full", "public"]
+    ) -> None:
+        self.record, self.zeros, self.information = record, zeros, information
+
+    def __call__(
+        self,
+        code: ErrorCode,
+        message: str,
+        round_: int | None = None,
+        rules: Ruleset | None = None,
+        rule: str = "3.1",
+    ) -> Replay:
+        error = VerdictError(round_, None, code, None if code != "bad-deal" else rule, message)
+        # one total a seat
+        verdict = Verdict(False, False, error, (), self.zeros, (), self.information)
+        return Replay(verdict, self.record, rules, None)
+
+
+class _Stops:
+    """The end of a replay at a state: ``stop(at, error, reached)`` (a class, not a
+    closure, for the reason :class:`_Refusals` gives)."""
+
+    __slots__ = ("information", "record", "rounds", "rules")
+
+    def __init__(
+        self,
+        record: AnyRecord,
+        rules: Ruleset,
+        rounds: Sequence[Steps],
+        information: Literal["full", "public"],
+    ) -> None:
+        self.record, self.rules, self.rounds, self.information = record, rules, rounds, information
+
+    def __call__(self, at: State, error: VerdictError, reached: State | None = None) -> Replay:
+        """The replay ends at ``at``; ``reached`` is the state the verdict is read from."""
+        move = card = None
+        if error.round is not None and error.move is not None:
+            played, claimed = self.rounds[error.round]
+            if error.move < len(played):
+                move, card = played[error.move], claimed[error.move]
+        verdict = _verdict(reached or at, error, self.information)
+        return Replay(verdict, self.record, self.rules, at, move, card)
 
 
 def _replay(
@@ -532,14 +584,7 @@ def _replay(
     information = _information(record)
     seen = Seen(rules) if isinstance(record, PublicRecord) else None
 
-    def stop(at: State, error: VerdictError, reached: State | None = None) -> Replay:
-        """The replay ends at ``at``; ``reached`` is the state the verdict is read from."""
-        move = card = None
-        if error.round is not None and error.move is not None:
-            played, claimed = rounds[error.round]
-            if error.move < len(played):
-                move, card = played[error.move], claimed[error.move]
-        return Replay(_verdict(reached or at, error, information), record, rules, at, move, card)
+    stop = _Stops(record, rules, rounds, information)
 
     for round_index, (moves, cards) in enumerate(rounds):
         if round_index and state.phase is Phase.OVER:
