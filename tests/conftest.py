@@ -77,6 +77,22 @@ def _no_library_module_loads_late() -> Iterator[None]:
     assert not late, f"imported during the test, not by tests/conftest.py: {sorted(late)}"
 
 
+@pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The processes forked during the test (``os.fork`` counted)."""
+    pids: list[int] = []
+    fork = os.fork
+
+    def counted() -> int:
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", counted)
+    return pids
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("order", "test order (tests/conftest.py)")
     group.addoption(

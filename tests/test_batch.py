@@ -35,22 +35,6 @@ def two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "available_cpus", lambda: 2)
 
 
-@pytest.fixture
-def forked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The processes forked during the test (``os.fork`` counted)."""
-    pids: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counted)
-    return pids
-
-
 def square(index: int) -> tuple[int, int]:
     """A task: its index squared, and the process that ran it."""
     time.sleep(PAUSE)

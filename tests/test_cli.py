@@ -571,20 +571,11 @@ def test_a_score_mismatch_quotes_the_scoring_rules_its_scores_rest_on(
 
 
 def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, forked: list[int]
 ) -> None:
     """Processes: the CPUs this process may run on by default, and never more than the
-    files nor than those CPUs, whatever ``--jobs`` asks (this process is one of them)."""
-    forked: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", counted)
+    files nor than those CPUs, whatever ``--jobs`` asks (this process is one of them;
+    ``forked``: tests/conftest.py)."""
     files = [EXAMPLES / "tiny-game.json"] * 10
     monkeypatch.setattr(batch, "available_cpus", lambda: 64)
     assert len(list(batch.check_files(files, jobs=300))) == 10

@@ -195,20 +195,12 @@ def test_a_longer_extends_chain_is_refused_in_one_line(tmp_path: Path, links: in
 # --- processes --------------------------------------------------------------------------------
 
 
-def test_jobs_are_capped_at_the_cpus_available(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_jobs_are_capped_at_the_cpus_available(
+    monkeypatch: pytest.MonkeyPatch, forked: list[int]
+) -> None:
     """``--jobs 10000`` starts no more processes than there are CPUs to run them: on two,
-    this one and one fork."""
-    forked: list[int] = []
-    fork = os.fork
-
-    def counted() -> int:
-        pid = fork()
-        if pid:
-            forked.append(pid)
-        return pid
-
+    this one and one fork (``forked``: tests/conftest.py)."""
     monkeypatch.setattr(batch, "available_cpus", lambda: 2)
-    monkeypatch.setattr(os, "fork", counted)
     files = [EXAMPLES / "tiny-game.json"] * 12
     reports = list(batch.check_files(files, jobs=10_000, as_json=True))
     assert [report.status for report in reports] == [0] * 12
