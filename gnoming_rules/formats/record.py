@@ -24,7 +24,7 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal, TypeAlias
+from typing import Annotated, Any, Final, Literal, TypeAlias, get_args
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, TypeAdapter
@@ -377,10 +377,12 @@ def _refusal(details: list[ErrorDetails], total: int) -> RecordError:
     return RecordError.of([_problem(detail) for detail in details], total)
 
 
-def _fields(*entries: type) -> frozenset[str]:
-    """Every field the move entries declare."""
+def _fields(union: object) -> frozenset[str]:
+    """Every field the move entries of ``union`` (:data:`MoveEntry`, :data:`PublicMoveEntry`)
+    declare."""
+    entries = get_args(get_args(union)[0])  # Annotated[A | B | ..., Field(...)]
     return frozenset().union(
-        *(entry.__required_keys__ | entry.__optional_keys__ for entry in entries)  # type: ignore[attr-defined]
+        *(entry.__required_keys__ | entry.__optional_keys__ for entry in entries)
     )
 
 
@@ -402,9 +404,7 @@ _FULL_MODELS: RecordModels[Record] = RecordModels(
     moves=TypeAdapter(list[MoveEntry]),
     mappings={
         **_MAPPINGS,
-        "move": _fields(
-            RevealEntry, DrawEntry, PlaceEntry, BounceEntry, DiscardEntry, FlipEntry, ReshuffleEntry
-        ),
+        "move": _fields(MoveEntry),
     },
     has_fields=_action_known,
     refusal=_refusal,
@@ -415,15 +415,7 @@ _PUBLIC_MODELS: RecordModels[PublicRecord] = RecordModels(
     moves=TypeAdapter(list[PublicMoveEntry]),
     mappings={
         **_MAPPINGS,
-        "move": _fields(
-            PublicRevealEntry,
-            PublicDrawEntry,
-            PlaceEntry,
-            BounceEntry,
-            DiscardEntry,
-            PublicFlipEntry,
-            PublicReshuffleEntry,
-        ),
+        "move": _fields(PublicMoveEntry),
     },
     has_fields=_action_known,
     refusal=_refusal,
