@@ -5,8 +5,10 @@ never a hang, and nothing left running when the caller stops early or is interru
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
+import pickle
 import shutil
 import signal
 import subprocess
@@ -68,6 +70,22 @@ def test_results_come_in_the_order_of_the_tasks_from_both_processes(forked: list
     assert workers == {os.getpid(), forked[0]}
     assert results[0][1] == os.getpid()  # the first task ran here, before the fork
     assert gone(forked[0])
+
+
+@pytest.mark.usefixtures("two_cpus")
+def test_this_process_keeps_the_last_tasks_so_the_worker_ends_first(forked: list[int]) -> None:
+    """The last chunks are never queued: the worker runs out of work and exits while this
+    process checks them, so that the run does not end waiting for the worker to exit."""
+    results = list(in_processes(square, range(TASKS), jobs=2))
+    assert batch.KEPT >= 1
+    assert {pid for _, pid in results[-batch.KEPT :]} == {os.getpid()}
+    assert {pid for _, pid in results} == {os.getpid(), forked[0]} and gone(forked[0])
+
+
+def test_a_report_comes_back_from_a_worker_equal() -> None:
+    report = batch.FileReport("game.json", 1, "game.json: invalid: \u001b[31m")
+    assert pickle.loads(pickle.dumps(report, pickle.HIGHEST_PROTOCOL)) == report
+    assert copy.deepcopy(report) == report
 
 
 def test_chunks_cover_every_task_once_and_shrink_towards_the_end() -> None:
