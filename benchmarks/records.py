@@ -83,6 +83,12 @@ def cpu_seconds(who: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def page_faults(who: int) -> int:
+    """The minor page faults of this process or of its children: after a fork, the first
+    write to each page that the processes share (copy-on-write)."""
+    return resource.getrusage(who).ru_minflt
+
+
 def _runs(rates: list[float]) -> str:
     return ", ".join(f"{rate:,.0f}" for rate in rates)
 
@@ -114,15 +120,26 @@ def main(argv: list[str] | None = None) -> int:
         one_core(public[:20])
         single, multi, hidden = [], [], []
         parent, workers, alone = [], [], []  # CPU seconds
+        faults: list[tuple[int, int, int]] = []  # one core, this process, the workers
         for _ in range(args.runs):  # alternated, so that a change of load hits each alike
             before = cpu_seconds(resource.RUSAGE_SELF)
+            faulted = page_faults(resource.RUSAGE_SELF)
             single.append(moves / one_core(paths))
             between = cpu_seconds(resource.RUSAGE_SELF)
             children = cpu_seconds(resource.RUSAGE_CHILDREN)
+            faulted_between = page_faults(resource.RUSAGE_SELF)
+            faulted_children = page_faults(resource.RUSAGE_CHILDREN)
             multi.append(moves / many_cores(paths, args.jobs))
             parent.append(cpu_seconds(resource.RUSAGE_SELF) - between)
             workers.append(cpu_seconds(resource.RUSAGE_CHILDREN) - children)
             alone.append(between - before)
+            faults.append(
+                (
+                    faulted_between - faulted,
+                    page_faults(resource.RUSAGE_SELF) - faulted_between,
+                    page_faults(resource.RUSAGE_CHILDREN) - faulted_children,
+                )
+            )
             hidden.append(moves / one_core(public))
         load = os.getloadavg()[0]
     best, many = statistics.median(single), statistics.median(multi)
@@ -135,6 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"CPU, medians: one core {one:.3f} s; --jobs {args.jobs}: this process {mine:.3f} s + "
         f"workers {theirs:.3f} s, all {total / one:.2f}x one core's"
+    )
+    lone, here, there = (statistics.median(run[kind] for run in faults) for kind in range(3))
+    print(
+        f"minor page faults, medians: one core {lone:,.0f}; --jobs {args.jobs}: "
+        f"this process {here:,.0f} + workers {there:,.0f}"
     )
     print(f"public records, one core: median {seen:,.0f} moves/s (runs: {_runs(hidden)})")
     print(f"public / full, one core: {seen / best:.2f}x")
