@@ -1,4 +1,5 @@
-"""Spreading tasks over processes (``referee.batch.in_processes``, ``check_files``): the
+"""Spreading tasks over processes (``referee.processes.in_processes``, and
+``referee.batch.check_files`` on it): the
 results in the order of the tasks, this process one of the workers, the first task's
 loading inherited by the forks, an exception at its turn, a dead worker a clear error and
 never a hang, and nothing left running when the caller stops early or is interrupted."""
@@ -24,8 +25,9 @@ from kit import EXAMPLES, ROOT
 
 from gnoming_rules.cli import main
 from gnoming_rules.formats.rulesets import load_ruleset
-from gnoming_rules.referee import batch, resolver
-from gnoming_rules.referee.batch import SERIAL_BELOW, check_files, chunk_starts, in_processes
+from gnoming_rules.referee import batch, processes, resolver
+from gnoming_rules.referee.batch import check_files
+from gnoming_rules.referee.processes import SERIAL_BELOW, chunk_starts, in_processes
 
 TASKS = 60
 PAUSE = 0.003
@@ -34,7 +36,7 @@ PAUSE = 0.003
 
 @pytest.fixture
 def two_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(batch, "available_cpus", lambda: 2)
+    monkeypatch.setattr(processes, "available_cpus", lambda: 2)
 
 
 def square(index: int) -> tuple[int, int]:
@@ -77,8 +79,8 @@ def test_this_process_keeps_the_last_tasks_so_the_worker_ends_first(forked: list
     """The last chunks are never queued: the worker runs out of work and exits while this
     process checks them, so that the run does not end waiting for the worker to exit."""
     results = list(in_processes(square, range(TASKS), jobs=2))
-    assert batch.KEPT >= 1
-    assert {pid for _, pid in results[-batch.KEPT :]} == {os.getpid()}
+    assert processes.KEPT >= 1
+    assert {pid for _, pid in results[-processes.KEPT :]} == {os.getpid()}
     assert {pid for _, pid in results} == {os.getpid(), forked[0]} and gone(forked[0])
 
 
@@ -93,7 +95,7 @@ def test_chunks_cover_every_task_once_and_shrink_towards_the_end() -> None:
         starts = chunk_starts(count, 2)
         assert starts[:2] == [0, 1] and starts[-1] == count  # the first task alone
         sizes = [stop - start for start, stop in itertools.pairwise(starts)]
-        assert min(sizes) == 1 and max(sizes) <= batch.CHUNK_MOST
+        assert min(sizes) == 1 and max(sizes) <= processes.CHUNK_MOST
         assert sizes[1:] == sorted(sizes[1:], reverse=True)
         assert sizes[-1] == 1
 
@@ -270,22 +272,22 @@ def test_stopping_early_ends_the_worker(forked: list[int]) -> None:
 def test_a_system_without_fork_uses_a_pool(
     monkeypatch: pytest.MonkeyPatch, forked: list[int]
 ) -> None:
-    monkeypatch.setattr(batch, "CAN_FORK", False)
+    monkeypatch.setattr(processes, "CAN_FORK", False)
     assert list(in_processes(abs, range(-20, 0), jobs=2)) == list(range(20, 0, -1))
     assert len(forked) == 2  # the pool's two workers, none of ours
 
 
 SCRIPT = """
 import os, sys, time
-from gnoming_rules.referee import batch
+from gnoming_rules.referee import processes
 
 def slow(index):
     time.sleep(0.05)
     return index
 
-batch.available_cpus = lambda: 2
+processes.available_cpus = lambda: 2
 try:
-    for result in batch.in_processes(slow, range(200), jobs=2):
+    for result in processes.in_processes(slow, range(200), jobs=2):
         print(result, flush=True)
 except KeyboardInterrupt:
     print("interrupted", file=sys.stderr)
@@ -340,7 +342,7 @@ def test_more_chunks_than_the_queue_holds_are_queued_as_it_empties(
 ) -> None:
     """A pipe holds 64 KiB: 20,000 chunks of one task (80,000 bytes of chunk numbers) are
     queued as the processes take them, in order, none lost nor taken twice."""
-    monkeypatch.setattr(batch, "CHUNK_MOST", 1)
+    monkeypatch.setattr(processes, "CHUNK_MOST", 1)
     count = 20_000
     assert len(chunk_starts(count, 2)) == count + 1
     assert list(in_processes(abs, range(-count, 0), jobs=2)) == list(range(count, 0, -1))

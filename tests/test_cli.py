@@ -19,7 +19,7 @@ from gnoming_rules.cli import build_parser, main
 from gnoming_rules.core.ruleset import merge_patch
 from gnoming_rules.formats.rulesets import load_ruleset
 from gnoming_rules.formats.schemas import ruleset_schema
-from gnoming_rules.referee import batch
+from gnoming_rules.referee import batch, processes
 from gnoming_rules.referee.batch import record_files
 from gnoming_rules.referee.validate import validate_file
 
@@ -577,17 +577,17 @@ def test_jobs_default_to_the_cpus_available_and_never_outnumber_the_files(
     files nor than those CPUs, whatever ``--jobs`` asks (this process is one of them;
     ``forked``: tests/conftest.py)."""
     files = [EXAMPLES / "tiny-game.json"] * 10
-    monkeypatch.setattr(batch, "available_cpus", lambda: 64)
+    monkeypatch.setattr(processes, "available_cpus", lambda: 64)
     assert len(list(batch.check_files(files, jobs=300))) == 10
     assert len(forked) == 9  # no more processes than the files
-    monkeypatch.setattr(batch, "available_cpus", lambda: 3)
+    monkeypatch.setattr(processes, "available_cpus", lambda: 3)
     list(batch.check_files(files))
     list(batch.check_files(files, jobs=300))
     assert len(forked) == 9 + 2 + 2  # no more than the CPUs, whatever --jobs says
     assert build_parser().parse_args(["validate", "x"]).jobs is None  # the default: CPUs
     monkeypatch.undo()
     if hasattr(os, "sched_getaffinity"):
-        assert batch.available_cpus() == len(os.sched_getaffinity(0))
+        assert processes.available_cpus() == len(os.sched_getaffinity(0))
 
 
 def test_ruleset_check_gives_every_argument_its_own_line(

@@ -24,7 +24,7 @@ from gnoming_rules.formats.reading import read_regular_file
 from gnoming_rules.formats.record import MAX_RECORD_BYTES, MAX_YAML_BYTES
 from gnoming_rules.formats.rulesets import MAX_EXTENDS, MAX_RULESET_BYTES, load_ruleset
 from gnoming_rules.formats.safe_yaml import MAX_SLOW_BYTES
-from gnoming_rules.referee import batch
+from gnoming_rules.referee import batch, processes
 
 GIB = 1024**3
 
@@ -200,7 +200,7 @@ def test_jobs_are_capped_at_the_cpus_available(
 ) -> None:
     """``--jobs 10000`` starts no more processes than there are CPUs to run them: on two,
     this one and one fork (``forked``: tests/conftest.py)."""
-    monkeypatch.setattr(batch, "available_cpus", lambda: 2)
+    monkeypatch.setattr(processes, "available_cpus", lambda: 2)
     files = [EXAMPLES / "tiny-game.json"] * 12
     reports = list(batch.check_files(files, jobs=10_000, as_json=True))
     assert [report.status for report in reports] == [0] * 12

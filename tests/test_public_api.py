@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 API = ROOT / "docs" / "api"
 ELSEWHERE = {
     "gnoming_rules.referee.batch",
+    "gnoming_rules.referee.processes",
     "gnoming_rules.testing",
     "gnoming_rules.play.observation_json",
     "gnoming_rules.referee.redact",

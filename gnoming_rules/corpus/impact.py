@@ -35,7 +35,7 @@ from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..formats.rulesets import load_ruleset
 from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
 from ..play.observation import observe
-from ..referee.batch import in_processes
+from ..referee.processes import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_record
 from .events import EventLog, game_counts

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from ..core.errors import UsageError
 from ..extras import need
-from ..referee.batch import in_processes
+from ..referee.processes import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import Replay, replay_file
 from .events import COUNTERS, EventLog, RoundEvents, game_counts, round_row
