@@ -7,6 +7,7 @@ never a hang, and nothing left running when the caller stops early or is interru
 from __future__ import annotations
 
 import copy
+import errno
 import itertools
 import os
 import pickle
@@ -82,6 +83,21 @@ def test_this_process_keeps_the_last_tasks_so_the_worker_ends_first(forked: list
     assert processes.KEPT >= 1
     assert {pid for _, pid in results[-processes.KEPT :]} == {os.getpid()}
     assert {pid for _, pid in results} == {os.getpid(), forked[0]} and gone(forked[0])
+
+
+@pytest.mark.usefixtures("two_cpus")
+def test_when_no_process_can_be_forked_this_one_does_every_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out of processes (``EAGAIN``): this process takes every chunk of the queue, then
+    the ones it kept, and nothing waits for a worker that never was."""
+
+    def refused() -> int:
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    results = list(in_processes(square, range(TASKS), jobs=2))
+    assert results == [(index * index, os.getpid()) for index in range(TASKS)]
 
 
 def test_a_report_comes_back_from_a_worker_equal() -> None:
