@@ -624,10 +624,11 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
     if up.bit_count() >= rules.face_up_at_start:  # this seat is done: the next one reveals
         players = len(face_up)
         turn = (seat + 1) % players
-        starter = rules.first_player_of_round(state.first_player, state.round, players)
+        first, rnd = state.first_player, state.round
+        starter = rules.first_player_of_round(first, rnd, players)
         if turn == starter:
             revealed = State(
-                state.first_player, state.round, state.phase, seat, cards, face_up,
+                first, rnd, state.phase, seat, cards, face_up,
                 state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
                 state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
             )  # fmt: skip
