@@ -155,9 +155,7 @@ class Seen:
         layouts = tuple(tuple(EMPTY if face is None else face for face in faces) for faces in final)
         scores = (*after.scores[:-1], round_scores(ruleset.compiled, layouts, after.went_out))
         over = game_over(ruleset.compiled, scores)  # rule 10.8 reads the true totals
-        return after.replace(
-            cards=layouts, scores=scores, phase=Phase.OVER if over else Phase.DEAL
-        )
+        return after.replace(cards=layouts, scores=scores, phase=Phase.OVER if over else Phase.DEAL)
 
 
 def known_places(state: State, card: Face) -> list[str]:
