@@ -142,6 +142,7 @@ class State:
         """Index of the current round, 0-based; equals the number of rounds once the game is
         over."""
         self.phase: Final = phase
+        """What the game waits for next."""
         self.turn: Final = turn
         """The seat whose turn it is (in setup, the seat revealing); -1 while dealing or over."""
         self.cards: Final = cards
