@@ -9,13 +9,22 @@ read off the face-up masks).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from types import MappingProxyType
-from typing import Any, ClassVar, Final, NamedTuple, Protocol
+from typing import Any, ClassVar, Final, NamedTuple, Protocol, TypeVar
 
 from .cards import Face
 from .errors import UsageError
+
+_Class = TypeVar("_Class")
+
+try:  # (mypyc reads the decorator when it compiles; run as Python it changes nothing)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # installed without mypy, which brings mypy_extensions
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_Class], _Class]:
+        return lambda cls: cls
 
 
 class Phase(IntEnum):
@@ -81,6 +90,7 @@ WAITING_FOR: Final[Mapping[Phase, Waiting]] = MappingProxyType(
 engine's refusals, the validator and the drawings all read it."""
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)
 class State:
     """A whole game at one moment, from the referee's side of the table.
 
@@ -91,7 +101,10 @@ class State:
     Immutable: :meth:`replace` makes a changed copy. Compares, hashes, pickles and copies
     by its fields (:attr:`_fields`, in the constructor's order). Compiled, a native class
     (docs/decisions.md, "A native State"): built in a few dozen instructions, its fields
-    read from a C struct, and assigning to one raises ``AttributeError``.
+    read from a C struct, and assigning to one raises ``AttributeError``. It holds
+    only ints, ``None``, a :class:`Phase` and tuples of them, so it is in no reference
+    cycle: compiled, the garbage collector does not track it (``acyclic``), and the
+    last state freed is kept to build the next one (``free_list_len``).
     """
 
     _fields: ClassVar[tuple[str, ...]] = (
