@@ -64,7 +64,7 @@ compiled: $(COMPILED)/.built
 # Both passes run on PYTEST_WORKERS processes (pytest-xdist; the suite is order-independent,
 # which `make order` checks): `make test PYTEST_WORKERS=0` runs them in this process.
 PYTEST_WORKERS ?= 2
-PURE_TESTS := tests/test_build.py tests/test_rules_*.py tests/test_*_properties.py \
+PURE_TESTS := tests/test_build.py tests/test_state.py tests/test_rules_*.py tests/test_*_properties.py \
 	tests/test_engine_machine.py tests/test_planted_bugs.py tests/test_docstring_examples.py
 
 pytest: $(STAMP) $(COMPILED)/.built

@@ -91,7 +91,7 @@ def hazard_discard_forgets_the_hazard(monkeypatch: pytest.MonkeyPatch) -> None:
     def make(original: Handler) -> Handler:
         def discard(rules: CompiledRules, state: State, move: Any) -> State:
             after = original(rules, state, move)
-            return after._replace(removed=after.removed[:-1]) if state.held == HAZARD else after
+            return after.replace(removed=after.removed[:-1]) if state.held == HAZARD else after
 
         return discard
 
@@ -107,7 +107,7 @@ def hazard_goes_on_a_discard_pile(monkeypatch: pytest.MonkeyPatch) -> None:
             if state.held != HAZARD:
                 return after
             first, second = after.discard_piles
-            return after._replace(
+            return after.replace(
                 removed=after.removed[:-1], discard_piles=((*first, HAZARD), second)
             )
 
@@ -148,7 +148,7 @@ def play_toggles_the_face_up_bit(monkeypatch: pytest.MonkeyPatch) -> None:
             seat, bit = move.player, 1 << move.slot
             masks = list(after.face_up)
             masks[seat] = state.face_up[seat] ^ bit
-            return after._replace(face_up=tuple(masks))
+            return after.replace(face_up=tuple(masks))
 
         return place
 
@@ -172,7 +172,7 @@ def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
         def deal(rules: CompiledRules, state: State, move: Any) -> State:
             after = original(rules, state, move)
             lists: Any = tuple(list(layout) for layout in after.cards)
-            return after._replace(cards=lists)
+            return after.replace(cards=lists)
 
         return deal
 
@@ -181,7 +181,7 @@ def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
             after = original(rules, state, move)
             layouts: Any = state.cards
             layouts[move.player][move.slot] = state.held  # the input's layout, written into
-            return after._replace(cards=layouts)
+            return after.replace(cards=layouts)
 
         return play
 
@@ -196,7 +196,7 @@ def discard_keeps_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     def make(original: Callable[..., State]) -> Callable[..., State]:
         def finish_turn(rules: CompiledRules, state: State, *after_discard: Any) -> State:
             after = original(rules, state, *after_discard)
-            return after._replace(turn=state.turn) if after.phase is Phase.DRAW else after
+            return after.replace(turn=state.turn) if after.phase is Phase.DRAW else after
 
         return finish_turn
 
@@ -272,7 +272,7 @@ def deal_shuffles_with_the_global_random(monkeypatch: pytest.MonkeyPatch) -> Non
             after = original(rules, state, move)
             pile = list(after.draw_pile)
             random.shuffle(pile)
-            return after._replace(draw_pile=tuple(pile))
+            return after.replace(draw_pile=tuple(pile))
 
         return deal
 
@@ -495,7 +495,7 @@ def replay_reshuffles_the_deal_with_the_global_random(monkeypatch: pytest.Monkey
                 return after
             pile = list(after.draw_pile)
             random.shuffle(pile)
-            return after._replace(draw_pile=tuple(pile))
+            return after.replace(draw_pile=tuple(pile))
 
         return apply
 
@@ -540,7 +540,7 @@ def a_card_taken_from_a_discard_pile_is_hidden(monkeypatch: pytest.MonkeyPatch) 
         observation,
         "held_is_hidden",
         lambda original: (
-            lambda state, seat: original(state._replace(taken_from_discard=False), seat)
+            lambda state, seat: original(state.replace(taken_from_discard=False), seat)
         ),
     )
 

@@ -47,7 +47,7 @@ def reshuffle_hidden(state: State, seat: int | None, rng: random.Random) -> Stat
             tuple(card if up >> slot & 1 else hidden.pop() for slot, card in enumerate(layout))
         )
     held = hidden.pop() if private else state.held
-    return state._replace(cards=tuple(cards), draw_pile=tuple(hidden), held=held)
+    return state.replace(cards=tuple(cards), draw_pile=tuple(hidden), held=held)
 
 
 HIDES: Final = "observation-hides"

@@ -27,7 +27,7 @@ def views_hide_the_drawn_card(state: gr.State) -> None:
         assert view.draw_pile_size == 0 and view.phase is gr.Phase.RESHUFFLE
         # Nothing in the view depends on the card: another card in its place shows the same.
         others = [face for face in {*state.cards[drawer], 1, 2} if face != state.held]
-        assert observe(state._replace(held=others[0]), seat) == view
+        assert observe(state.replace(held=others[0]), seat) == view
 
 
 def test_while_a_reshuffle_is_due_only_the_drawer_sees_the_drawn_card() -> None:

@@ -129,7 +129,7 @@ def test_a_scored_set_is_drawn_from_the_scoring_breakdown() -> None:
     state = play_to(rules, 3, 11, Phase.DEAL)
     layout: tuple[gr.Face, ...] = (5, 5, 5, 5, 1, 2, 5, 3, 4)
     cards = (layout, *state.cards[1:])
-    svg = table_svg(rules, state._replace(cards=cards))
+    svg = table_svg(rules, state.replace(cards=cards))
     panel = re.findall(r'<rect class="panel.*?</g>', svg)[0]
     assert panel.count('class="set"') == 2
     assert panel.count(f">{face_label(-5)}</text>") == 2
@@ -194,7 +194,7 @@ def test_a_card_nobody_knows_is_a_plain_back_and_leaves_its_layout_unscored() ->
     state = play_to(rules, 3, 4, Phase.DEAL)
     unknown = (HIDDEN, *state.cards[1][1:])
     cards = (state.cards[0], unknown, state.cards[2])
-    svg = table_svg(rules, state._replace(cards=cards))
+    svg = table_svg(rules, state.replace(cards=cards))
     assert seat_uses(svg, 1)[0] == "cb"
     panels = re.findall(r'<rect class="panel.*?</g>', svg)
     assert "round score" not in panels[1] and "round score" in panels[0]

@@ -98,10 +98,10 @@ def test_the_words_for_the_turn_follow_the_ruleset() -> None:
         ("no-bounce", "discard the held card (no bouncing under these rules)"),
     ):
         rules = gr.load_ruleset(name)
-        state = gr.new_game(rules, 3)._replace(phase=gr.Phase.BOUNCE, held=5, turn=0)
+        state = gr.new_game(rules, 3).replace(phase=gr.Phase.BOUNCE, held=5, turn=0)
         assert describe_turn(state, ruleset=rules) == f"seat 0 to {words}"
     rules = gr.load_ruleset("standard")
-    taken = gr.new_game(rules, 3)._replace(
+    taken = gr.new_game(rules, 3).replace(
         phase=gr.Phase.PLACE, held=5, turn=0, taken_from_discard=True
     )
     assert "discard" not in describe_turn(taken, ruleset=rules).split(",")[0]

@@ -315,16 +315,16 @@ def test_rule_8_7_with_nothing_to_shuffle_the_draw_pile_stays_empty() -> None:
 
 def test_rule_8_7_a_turn_with_nothing_to_draw_anywhere_ends_the_round() -> None:
     # Unreachable in play: a valid deck always leaves two cards outside the layouts that are
-    # not hazards, so this state is made with _replace. Seat 0 holds the hazard from slot 2.
+    # not hazards, so this state is made with replace. Seat 0 holds the hazard from slot 2.
     state = start_game(STANDARD, 3, layouts={0: [1, 2, H, 3, 4, 6, 7, 8, 9]}, draw=[10])
     state = play(STANDARD, state, gr.Draw(0), gr.Place(0, 2))
     assert state.held == H
-    bare = state._replace(draw_pile=(), discard_piles=((), ()))
+    bare = state.replace(draw_pile=(), discard_piles=((), ()))
     bare = play(STANDARD, bare, gr.Discard(0), gr.Flip(1, 5), gr.Flip(2, 5))
     assert bare.round == 1 and bare.phase is gr.Phase.DEAL and bare.went_out is None
     assert bare.scores[0] == tuple(gr.score_layout(STANDARD, layout) for layout in bare.cards)
     # With a card left on a discard pile, the next turn begins instead.
-    kept = state._replace(draw_pile=(), discard_piles=((4,), ()))
+    kept = state.replace(draw_pile=(), discard_piles=((4,), ()))
     kept = play(STANDARD, kept, gr.Discard(0), gr.Flip(1, 5), gr.Flip(2, 5))
     assert kept.round == 0 and kept.phase is gr.Phase.DRAW and kept.actor == 1
 

@@ -136,7 +136,7 @@ def test_open_discards_lets_a_taken_card_go_straight_back() -> None:
         gr.Discard(0, 0),
     )
     back = gr.apply(rules, taken, gr.Discard(0, 0))
-    assert back == before._replace(turn=1)
+    assert back == before.replace(turn=1)
 
 
 @pytest.mark.parametrize("name", ["standard", "open-discards"])

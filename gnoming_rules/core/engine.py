@@ -596,19 +596,9 @@ def _replace_item(items: tuple[int, ...], index: int, value: int) -> tuple[int, 
 
 # --- handlers ----------------------------------------------------------------------------------
 #
-# The handlers and rule steps build the next State from its unpacked fields with ``_new``:
-# three to four times faster than ``State._replace``, which runs as Python even compiled.
-# The unpacking relies on the field order checked just below.
-
-_new: Final = tuple.__new__
-_STATE: Final = State
-"""``State`` as a Final name: compiled, a C static, where ``State`` itself (a Python class,
-not a native one) would be looked up in the module's dict at every step."""
-assert State._fields == (
-    "first_player", "round", "phase", "turn", "cards", "face_up", "draw_pile",
-    "discard_piles", "removed", "held", "taken_from_discard", "filled", "chain",
-    "flips_owed", "went_out", "scores",
-)  # fmt: skip
+# The handlers and rule steps build the next State with its 16 fields passed by position
+# (``State._fields`` gives their order): compiled, a direct call of the native class's
+# constructor, where ``State.replace`` takes keywords and runs through a dict.
 
 
 def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
@@ -622,8 +612,7 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
         _check_actor(state, move, _REVEAL)
     seat = state.turn  # the player, checked above
     slot = check_slot(rules, loose.slot, "3.5")
-    first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled, chain, \
-        owed, out, scores = state  # fmt: skip
+    cards, face_up, piles = state.cards, state.face_up, state.discard_piles
     up = face_up[seat]
     if up >> slot & 1:
         _check_face_down(state, seat, slot, "3.5")
@@ -631,21 +620,23 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
     face_up = _replace_item(face_up, seat, up)
     if rules.remove_lines:
         cards, piles = remove_lines(rules, cards, face_up, piles, seat)
+    turn = seat
     if up.bit_count() >= rules.face_up_at_start:  # this seat is done: the next one reveals
         players = len(face_up)
         turn = (seat + 1) % players
+        first, rnd = state.first_player, state.round
         starter = rules.first_player_of_round(first, rnd, players)
         if turn == starter:
-            revealed = _new(
-                _STATE,
-                (first, rnd, phase, seat, cards, face_up, deck, piles, removed, held, taken,
-                 filled, chain, owed, out, scores),
+            revealed = State(
+                first, rnd, state.phase, seat, cards, face_up,
+                state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
+                state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
             )  # fmt: skip
             return _begin_turn(rules, revealed, starter)
-    return _new(
-        _STATE,
-        (first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken, filled,
-         chain, owed, out, scores),
+    return State(
+        state.first_player, state.round, state.phase, turn, cards, face_up, state.draw_pile,
+        piles, state.removed, state.held, state.taken_from_discard, state.filled, state.chain,
+        state.flips_owed, state.went_out, state.scores,
     )  # fmt: skip
 
 
@@ -654,7 +645,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
     player: object = loose.player
     if not (state.phase is _DRAW and type(player) is int and player == state.turn):
         _check_actor(state, move, _DRAW)
-    first, rnd, _, turn, cards, face_up, deck, piles, removed, _, _, _, _, owed, out, scores = state
+    deck, piles = state.draw_pile, state.discard_piles
     pile: object = loose.pile
     if pile is None:
         if not deck:
@@ -665,10 +656,10 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         phase = _PLACE
         if not rest and rules.reshuffle and any(len(below) > 1 for below in piles):
             phase = _RESHUFFLE
-        return _new(
-            _STATE,
-            (first, rnd, phase, turn, cards, face_up, rest, piles, removed, deck[0], False,
-             0, False, owed, out, scores),
+        return State(
+            state.first_player, state.round, phase, state.turn, state.cards, state.face_up,
+            rest, piles, state.removed, deck[0], False, 0, False, state.flips_owed,
+            state.went_out, state.scores,
         )  # fmt: skip
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise PileError(
@@ -678,10 +669,10 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
     if not source:
         raise IllegalMove("empty-pile", "4.1", f"discard pile {pile} is empty")
     piles = set_pile(piles, pile, source[:-1])
-    return _new(
-        _STATE,
-        (first, rnd, _PLACE, turn, cards, face_up, deck, piles, removed, source[-1], True,
-         0, False, owed, out, scores),
+    return State(
+        state.first_player, state.round, _PLACE, state.turn, state.cards, state.face_up, deck,
+        piles, state.removed, source[-1], True, 0, False, state.flips_owed, state.went_out,
+        state.scores,
     )  # fmt: skip
 
 
@@ -694,9 +685,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
     slot: object = loose.slot
     if type(slot) is not int or not 0 <= slot < rules.slots:
         slot = check_slot(rules, slot, "4.2")
-    first, rnd, _, turn, cards, face_up, deck, piles, removed, held, _, _, _, owed, out, scores = (
-        state
-    )
+    cards, face_up, piles, held = state.cards, state.face_up, state.discard_piles, state.held
     assert held is not None
     layout, up = cards[seat], face_up[seat]
     bit = 1 << slot
@@ -715,11 +704,10 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
     cards, face_up = _played(cards, face_up, seat, slot, held)
     if remove:
         cards, piles = remove_lines(rules, cards, face_up, piles, seat)
-    chain = not (up & bit)
-    return _new(
-        _STATE,
-        (first, rnd, _BOUNCE, turn, cards, face_up, deck, piles, removed, layout[slot], False,
-         bit, chain, owed, out, scores),
+    return State(
+        state.first_player, state.round, _BOUNCE, seat, cards, face_up, state.draw_pile, piles,
+        state.removed, layout[slot], False, bit, not (up & bit), state.flips_owed,
+        state.went_out, state.scores,
     )  # fmt: skip
 
 
@@ -733,8 +721,9 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
         raise _bounce_refusal(state, blocked_by)
     seat = state.turn  # the player, checked above
     slot = check_slot(rules, loose.slot, "5.3")
-    first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, _, filled, _, owed, out, \
-        scores = state  # fmt: skip
+    cards, face_up, piles, held, filled = (
+        state.cards, state.face_up, state.discard_piles, state.held, state.filled
+    )  # fmt: skip
     bit = 1 << slot
     remove = rules.remove_lines
     if remove and cards[seat][slot] == EMPTY:
@@ -751,10 +740,10 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
     cards, face_up = _played(cards, face_up, seat, slot, held)
     if remove:
         cards, piles = remove_lines(rules, cards, face_up, piles, seat)
-    return _new(
-        _STATE,
-        (first, rnd, phase, turn, cards, face_up, deck, piles, removed, displaced, False,
-         filled | bit, True, owed, out, scores),
+    return State(
+        state.first_player, state.round, state.phase, seat, cards, face_up, state.draw_pile,
+        piles, state.removed, displaced, False, filled | bit, True, state.flips_owed,
+        state.went_out, state.scores,
     )  # fmt: skip
 
 
@@ -788,11 +777,10 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
         if rules.flip_after_deck_discard and phase is _PLACE and not state.taken_from_discard:
             owed = _own_flip(state) + owed  # rule 10.7 and 10.13: the owner flips first
         if owed:
-            first, rnd, _, turn, cards, face_up, deck, _, _, _, taken, _, _, _, out, scores = state
-            return _new(
-                _STATE,
-                (first, rnd, _FLIP, turn, cards, face_up, deck, piles, removed, None, taken, 0,
-                 False, owed, out, scores),
+            return State(
+                state.first_player, state.round, _FLIP, state.turn, state.cards, state.face_up,
+                state.draw_pile, piles, removed, None, state.taken_from_discard, 0, False, owed,
+                state.went_out, state.scores,
             )  # fmt: skip
         return finish_turn(rules, state, state.face_up, piles, removed)
     if type(pile) is not int or not 0 <= pile < rules.piles:
@@ -815,12 +803,10 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
     if rules.flip_after_deck_discard and phase is _PLACE and not state.taken_from_discard:
         own = _own_flip(state)  # rule 10.7: a drawn card discarded unplayed owes a flip
         if own:
-            first, rnd, _, turn, cards, face_up, deck, _, removed, _, taken, _, _, _, out, \
-                scores = state  # fmt: skip
-            return _new(
-                _STATE,
-                (first, rnd, _FLIP, turn, cards, face_up, deck, piles, removed, None, taken, 0,
-                 False, own, out, scores),
+            return State(
+                state.first_player, state.round, _FLIP, state.turn, state.cards, state.face_up,
+                state.draw_pile, piles, state.removed, None, state.taken_from_discard, 0, False,
+                own, state.went_out, state.scores,
             )  # fmt: skip
     return finish_turn(rules, state, state.face_up, piles, state.removed)
 
@@ -850,20 +836,16 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     else:
         cards, piles = state.cards, state.discard_piles
     if len(owed) > 1:
-        first, rnd, phase, turn, _, _, deck, _, removed, held, taken, filled, chain, _, out, \
-            scores = state  # fmt: skip
-        return _new(
-            _STATE,
-            (first, rnd, phase, turn, cards, face_up, deck, piles, removed, held, taken,
-             filled, chain, owed[1:], out, scores),
+        return State(
+            state.first_player, state.round, state.phase, state.turn, cards, face_up,
+            state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
+            state.filled, state.chain, owed[1:], state.went_out, state.scores,
         )  # fmt: skip
     if cards is not state.cards:
-        first, rnd, phase, turn, _, up, deck, _, removed, held, taken, filled, chain, owed, out, \
-            scores = state  # fmt: skip
-        state = _new(
-            _STATE,
-            (first, rnd, phase, turn, cards, up, deck, piles, removed, held, taken, filled,
-             chain, owed, out, scores),
+        state = State(
+            state.first_player, state.round, state.phase, state.turn, cards, state.face_up,
+            state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
+            state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
         )  # fmt: skip
     return finish_turn(rules, state, face_up, piles, state.removed)
 
@@ -901,26 +883,23 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
     if rules.went_out_starts and state.round:  # rule 10.10: who went out in the round before
         out = state.went_out
         starter = out if out is not None else (state.first_player + 1) % players
-    dealt: State = _new(
-        _STATE,
-        (
-            starter if rules.went_out_starts else state.first_player,  # first_player
-            state.round,
-            _REVEAL,
-            starter,  # turn
-            layouts,  # cards
-            (0,) * players,  # face_up
-            tuple(cards[position:]),  # draw_pile
-            tuple(starts),  # discard_piles
-            tuple(removed),
-            None,  # held
-            False,  # taken_from_discard
-            0,  # filled
-            False,  # chain
-            (),  # flips_owed
-            None,  # went_out
-            state.scores,
-        ),
+    dealt = State(
+        starter if rules.went_out_starts else state.first_player,  # first_player
+        state.round,
+        _REVEAL,
+        starter,  # turn
+        layouts,  # cards
+        (0,) * players,  # face_up
+        tuple(cards[position:]),  # draw_pile
+        tuple(starts),  # discard_piles
+        tuple(removed),
+        None,  # held
+        False,  # taken_from_discard
+        0,  # filled
+        False,  # chain
+        (),  # flips_owed
+        None,  # went_out
+        state.scores,
     )
     if rules.face_up_at_start == 0:
         return _begin_turn(rules, dealt, starter)
@@ -948,12 +927,11 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         what="the reshuffle",
         whose="the discard piles' cards below their tops",
     )
-    first, rnd, _, turn, layouts, face_up, _, _, removed, held, taken, filled, chain, owed, out, \
-        scores = state  # fmt: skip
-    return _new(
-        _STATE,
-        (first, rnd, _PLACE, turn, layouts, face_up, tuple(cards), tuple(p[-1:] for p in piles),
-         removed, held, taken, filled, chain, owed, out, scores),
+    return State(
+        state.first_player, state.round, _PLACE, state.turn, state.cards, state.face_up,
+        tuple(cards), tuple(p[-1:] for p in piles), state.removed, state.held,
+        state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
+        state.scores,
     )  # fmt: skip
 
 
@@ -1057,26 +1035,23 @@ def finish_turn(
     final lap comes back round to them, or when the next turn would have nothing to draw.
     One of the engine's rule steps (not in ``__all__``).
     """
-    first, rnd, phase, seat, cards, _, deck, _, _, held, taken, filled, chain, owed, out, scores = (
-        state
-    )
-    went_out = out
+    seat, deck = state.turn, state.draw_pile
+    went_out = state.went_out
     if went_out is None and face_up[seat] == rules.full_mask:
         went_out = seat
     following = (seat + 1) % len(face_up)
     if (went_out is not None and following == went_out) or (
         not deck and _nothing_to_draw(rules, deck, piles)
     ):
-        ended: State = _new(
-            _STATE,
-            (first, rnd, phase, seat, cards, face_up, deck, piles, removed, held, taken, filled,
-             chain, owed, out, scores),
+        ended = State(
+            state.first_player, state.round, state.phase, seat, state.cards, face_up, deck,
+            piles, removed, state.held, state.taken_from_discard, state.filled, state.chain,
+            state.flips_owed, state.went_out, state.scores,
         )  # fmt: skip
         return end_round(rules, ended, went_out)
-    return _new(
-        _STATE,
-        (first, rnd, _DRAW, following, cards, face_up, deck, piles, removed, None, False, 0,
-         False, (), went_out, scores),
+    return State(
+        state.first_player, state.round, _DRAW, following, state.cards, face_up, deck, piles,
+        removed, None, False, 0, False, (), went_out, state.scores,
     )  # fmt: skip
 
 
@@ -1092,12 +1067,11 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
     """Start the round's first turn, at ``seat``, unless there is nothing to draw."""
     if _nothing_to_draw(rules, state.draw_pile, state.discard_piles):
         return end_round(rules, state, None)
-    first, rnd, _, _, cards, face_up, deck, piles, removed, held, taken, filled, chain, owed, \
-        out, scores = state  # fmt: skip
-    return _new(
-        _STATE,
-        (first, rnd, _DRAW, seat, cards, face_up, deck, piles, removed, held, taken, filled,
-         chain, owed, out, scores),
+    return State(
+        state.first_player, state.round, _DRAW, seat, state.cards, state.face_up,
+        state.draw_pile, state.discard_piles, state.removed, state.held,
+        state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
+        state.scores,
     )  # fmt: skip
 
 
@@ -1109,12 +1083,10 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
     final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
     scores = (*state.scores, final)
-    first, _, _, _, cards, face_up, deck, piles, removed, _, _, _, _, _, _, _ = state
-    return _new(
-        _STATE,
-        (first, following, _OVER if game_over(rules, scores) else _DEAL, -1, cards,
-         (rules.full_mask,) * len(face_up), deck, piles, removed, None, False, 0, False, (),
-         went_out, scores),
+    return State(
+        state.first_player, following, _OVER if game_over(rules, scores) else _DEAL, -1,
+        state.cards, (rules.full_mask,) * len(state.face_up), state.draw_pile,
+        state.discard_piles, state.removed, None, False, 0, False, (), went_out, scores,
     )  # fmt: skip
 
 

@@ -1,7 +1,7 @@
 """The immutable game state that :func:`gnoming_rules.apply` maps to the next one.
 
-A :class:`State` is a ``NamedTuple`` of tuples and ints: it compares, hashes and copies
-for free, and nothing in it can be changed in place. It holds what a referee sees (every
+A :class:`State` holds tuples and ints: nothing in it can be changed in place, and it
+compares, hashes, pickles and copies by its fields. It holds what a referee sees (every
 card, including face-down ones and the draw pile's order), nothing derivable from the
 ruleset, and nothing derivable from its own fields (who reveals next, for instance, is
 read off the face-up masks).
@@ -9,13 +9,22 @@ read off the face-up masks).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
 from types import MappingProxyType
-from typing import Final, NamedTuple, Protocol
+from typing import Any, ClassVar, Final, NamedTuple, Protocol, TypeVar
 
 from .cards import Face
 from .errors import UsageError
+
+_Class = TypeVar("_Class")
+
+try:  # (mypyc reads the decorator when it compiles; run as Python it changes nothing)
+    from mypy_extensions import mypyc_attr
+except ImportError:  # installed without mypy, which brings mypy_extensions
+
+    def mypyc_attr(*attrs: str, **kwattrs: object) -> Callable[[_Class], _Class]:
+        return lambda cls: cls
 
 
 class Phase(IntEnum):
@@ -81,46 +90,165 @@ WAITING_FOR: Final[Mapping[Phase, Waiting]] = MappingProxyType(
 engine's refusals, the validator and the drawings all read it."""
 
 
-class State(NamedTuple):
+@mypyc_attr(acyclic=True, free_list_len=1)
+class State:
     """A whole game at one moment, from the referee's side of the table.
 
     Seats are ``0..players-1``; slots are row-major. ``face_up[p]`` is a bit mask: bit
     ``s`` is set when player ``p``'s slot ``s`` is face up. Piles are tuples: the draw
     pile top first, each discard pile bottom first (its top is the last card).
+
+    Immutable: :meth:`replace` makes a changed copy. Compares, hashes, pickles and copies
+    by its fields (:attr:`_fields`, in the constructor's order). Compiled, a native class
+    (docs/decisions.md, "A native State"): built in a few dozen instructions, its fields
+    read from a C struct, and assigning to one raises ``AttributeError``. It holds
+    only ints, ``None``, a :class:`Phase` and tuples of them, so it is in no reference
+    cycle: compiled, the garbage collector does not track it (``acyclic``), and the
+    last state freed is kept to build the next one (``free_list_len``).
     """
 
-    first_player: int
-    """The seat that started round 0 (the youngest player, rule 2.2); under
-    ``first_player: went_out`` (rule 10.10), the seat that started the current round."""
-    round: int
-    """Index of the current round, 0-based; equals the number of rounds once the game is over."""
-    phase: Phase
-    turn: int
-    """The seat whose turn it is (in setup, the seat revealing); -1 while dealing or over."""
-    cards: tuple[tuple[Face, ...], ...]
-    """Each seat's layout, row-major; empty before the first deal."""
-    face_up: tuple[int, ...]
-    """Each seat's face-up bit mask."""
-    draw_pile: tuple[Face, ...]
-    """The draw pile, top first."""
-    discard_piles: tuple[tuple[Face, ...], ...]
-    """The discard piles (two unless the ruleset says otherwise, rule 3.3), each bottom first."""
-    removed: tuple[Face, ...]
-    """Cards out of the game this round (discarded hazards, hazards skipped at setup)."""
-    held: Face | None
-    """The card in the active player's hand, if any."""
-    taken_from_discard: bool
-    """The held card was taken from a discard pile and not yet played (rule 4.5)."""
-    filled: int
-    """Bit mask of the slots filled this turn: the play and every bounce (rule 5.3)."""
-    chain: bool
-    """A bounce chain may run: the play displaced a face-down card (rule 5.1)."""
-    flips_owed: tuple[int, ...]
-    """Seats that still owe a flip after a hazard, in the order they flip (rule 6.1)."""
-    went_out: int | None
-    """The seat that went out this round (rule 8.1), if any."""
-    scores: tuple[tuple[int, ...], ...]
-    """Each finished round's scores per seat, the going-out bonus included (8.6)."""
+    _fields: ClassVar[tuple[str, ...]] = (
+        "first_player",
+        "round",
+        "phase",
+        "turn",
+        "cards",
+        "face_up",
+        "draw_pile",
+        "discard_piles",
+        "removed",
+        "held",
+        "taken_from_discard",
+        "filled",
+        "chain",
+        "flips_owed",
+        "went_out",
+        "scores",
+    )
+    """The fields' names, in the constructor's order (as a ``NamedTuple`` named them)."""
+
+    __slots__ = _fields
+
+    def __init__(  # noqa: PLR0917 (positional: the engine builds a state at every step)
+        self,
+        first_player: int,
+        round: int,
+        phase: Phase,
+        turn: int,
+        cards: tuple[tuple[Face, ...], ...],
+        face_up: tuple[int, ...],
+        draw_pile: tuple[Face, ...],
+        discard_piles: tuple[tuple[Face, ...], ...],
+        removed: tuple[Face, ...],
+        held: Face | None,
+        taken_from_discard: bool,
+        filled: int,
+        chain: bool,
+        flips_owed: tuple[int, ...],
+        went_out: int | None,
+        scores: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.first_player: Final = first_player
+        """The seat that started round 0 (the youngest player, rule 2.2); under
+        ``first_player: went_out`` (rule 10.10), the seat that started the current round."""
+        self.round: Final = round
+        """Index of the current round, 0-based; equals the number of rounds once the game is
+        over."""
+        self.phase: Final = phase
+        """What the game waits for next."""
+        self.turn: Final = turn
+        """The seat whose turn it is (in setup, the seat revealing); -1 while dealing or over."""
+        self.cards: Final = cards
+        """Each seat's layout, row-major; empty before the first deal."""
+        self.face_up: Final = face_up
+        """Each seat's face-up bit mask."""
+        self.draw_pile: Final = draw_pile
+        """The draw pile, top first."""
+        self.discard_piles: Final = discard_piles
+        """The discard piles (two unless the ruleset says otherwise, rule 3.3), each bottom
+        first."""
+        self.removed: Final = removed
+        """Cards out of the game this round (discarded hazards, hazards skipped at setup)."""
+        self.held: Final = held
+        """The card in the active player's hand, if any."""
+        self.taken_from_discard: Final = taken_from_discard
+        """The held card was taken from a discard pile and not yet played (rule 4.5)."""
+        self.filled: Final = filled
+        """Bit mask of the slots filled this turn: the play and every bounce (rule 5.3)."""
+        self.chain: Final = chain
+        """A bounce chain may run: the play displaced a face-down card (rule 5.1)."""
+        self.flips_owed: Final = flips_owed
+        """Seats that still owe a flip after a hazard, in the order they flip (rule 6.1)."""
+        self.went_out: Final = went_out
+        """The seat that went out this round (rule 8.1), if any."""
+        self.scores: Final = scores
+        """Each finished round's scores per seat, the going-out bonus included (8.6)."""
+
+    def _values(self) -> tuple[object, ...]:
+        """The fields' values, in the order of :attr:`_fields`."""
+        return (
+            self.first_player,
+            self.round,
+            self.phase,
+            self.turn,
+            self.cards,
+            self.face_up,
+            self.draw_pile,
+            self.discard_piles,
+            self.removed,
+            self.held,
+            self.taken_from_discard,
+            self.filled,
+            self.chain,
+            self.flips_owed,
+            self.went_out,
+            self.scores,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not State:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}" for name, value in zip(self._fields, self._values(), strict=True)
+        )
+        return f"State({shown})"
+
+    def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
+        """Pickled and copied as the class and its fields' values."""
+        return (State, self._values())
+
+    def replace(self, **changes: Any) -> State:
+        """A copy of this state with the fields named in ``changes`` set to their values;
+        ``TypeError`` for a name that is not a field.
+
+        Example::
+
+            >>> import gnoming_rules as gr
+            >>> start = gr.new_game(gr.load_ruleset("standard"), players=3)
+            >>> start.replace(turn=2).turn, start.turn
+            (2, -1)
+        """
+        values = [
+            changes.pop(name, value)
+            for name, value in zip(self._fields, self._values(), strict=True)
+        ]
+        if changes:
+            raise TypeError(f"State has no field {sorted(changes)[0]!r}")
+        return State(*values)
+
+    def __replace__(self, **changes: Any) -> State:
+        """``copy.replace(state, ...)`` (Python 3.13): :meth:`replace`."""
+        return self.replace(**changes)
+
+    def _replace(self, **changes: Any) -> State:
+        """:meth:`replace`, under the name it had when ``State`` was a ``NamedTuple``."""
+        return self.replace(**changes)
 
     @property
     def players(self) -> int:

@@ -111,7 +111,7 @@ def spread(state: State, places: Sequence[Spot], cards: Sequence[Face]) -> State
             pile[place.at] = card
         else:
             held = card
-    return state._replace(
+    return state.replace(
         cards=tuple(tuple(layout) for layout in layouts), draw_pile=tuple(pile), held=held
     )
 

@@ -83,7 +83,7 @@ class Seen:
         order = (*rest[:size], *start.removed, *start.piles, *rest[size:])
         dealt = apply(ruleset, state, Deal(order))
         hidden = (HIDDEN,) * ruleset.compiled.slots
-        return dealt._replace(
+        return dealt.replace(
             cards=(hidden,) * state.players, draw_pile=(HIDDEN,) * len(dealt.draw_pile)
         )
 
@@ -128,7 +128,7 @@ class Seen:
         below = tuple(below_tops(state.discard_piles))
         after = apply(ruleset, state, Reshuffle(below))
         self.pile = Counter(below)
-        return after._replace(draw_pile=(HIDDEN,) * len(below))
+        return after.replace(draw_pile=(HIDDEN,) * len(below))
 
     def finish(
         self, ruleset: Ruleset, after: State, final: Sequence[Sequence[Face | None]]
@@ -155,9 +155,7 @@ class Seen:
         layouts = tuple(tuple(EMPTY if face is None else face for face in faces) for faces in final)
         scores = (*after.scores[:-1], round_scores(ruleset.compiled, layouts, after.went_out))
         over = game_over(ruleset.compiled, scores)  # rule 10.8 reads the true totals
-        return after._replace(
-            cards=layouts, scores=scores, phase=Phase.OVER if over else Phase.DEAL
-        )
+        return after.replace(cards=layouts, scores=scores, phase=Phase.OVER if over else Phase.DEAL)
 
 
 def known_places(state: State, card: Face) -> list[str]:

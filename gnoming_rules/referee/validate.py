@@ -740,12 +740,12 @@ def _learn(
         piles = after.discard_piles
         if rules.remove_lines:  # the card completes a line only now that it is known (10.6)
             seats, piles = remove_lines(rules, seats, after.face_up, piles, seat)
-        return after._replace(cards=seats, discard_piles=piles)
+        return after.replace(cards=seats, discard_piles=piles)
     if type(move) is Draw:
         seen.drawn(card, after.turn, after)
     else:
         seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}", after)
-    return after._replace(held=card)
+    return after.replace(held=card)
 
 
 def refused_move(refusal: IllegalMove, round_index: int, move_index: int) -> VerdictError:
