@@ -1,10 +1,10 @@
 """The project's speed beside well-known game engines, in one process (issue 20).
 
-Usage: ``python benchmarks/anchors.py [--runs 5] [--seconds 1] [--players 4]``. Needs the
-``rl`` extra (OpenSpiel) and the ``bench`` extra (python-chess). Each measure runs for
-about ``--seconds`` of the process's CPU time (``time.process_time``), the measures
-interleaved (A B C ... A B C ...) ``--runs`` times, on one core; the median is printed,
-then the ratios that the issue's targets are set in. ``gnoming_rules.COMPILED`` says
+Usage: ``python benchmarks/anchors.py [--runs 5] [--seconds 1] [--players 4]
+[--corpus 1000]``. Needs the ``rl`` extra (OpenSpiel) and the ``bench`` extra
+(python-chess). Each measure runs for about ``--seconds`` of the process's CPU time
+(``time.process_time``), the measures interleaved (A B C ... A B C ...) ``--runs``
+times, on one core; the median is printed, then the ratios that the issue's targets are set in. ``gnoming_rules.COMPILED`` says
 which engine ran (``make bench-anchors`` runs the compiled core, then the pure one).
 
 - ``gnoming playout``: random playouts with standard rules, every ``apply`` counted
@@ -17,6 +17,12 @@ which engine ran (``make bench-anchors`` runs the compiled core, then the pure o
   default parameters, driven from Python the same way: a random legal action at each
   player node, a random outcome (by its probability) at each chance node, every
   ``apply_action`` counted;
+- ``validate, one core`` and ``validate --jobs 2``: ``gnoming validate``'s path over a
+  tournament-sized corpus (``--corpus``, 1,000 records of the greedy bots by default),
+  files to verdicts, by wall clock with every CPU allowed (the other measures run on
+  one), as ``benchmarks/records.py`` times them: their ratio is issue 20's ``--jobs 2``
+  target. Their time includes forking the worker and waiting for it, a fixed cost that
+  a small corpus pays on a larger share (``records.py`` shows it at 300 records);
 - ``chess playout``: python-chess random games (``board.legal_moves``, ``push``; a game
   ends at its end or after 200 plies), moves/s;
 - ``chess push_san``: replaying games written in SAN with ``push_san`` (which checks
@@ -175,17 +181,43 @@ def chess_push_san(games: int) -> Measure:
     return run
 
 
-def _adapter_loops() -> Any:
-    """``benchmarks/adapters.py``, the one home of the adapters' loops, loaded from its file
+def _benchmark(name: str) -> Any:
+    """Another benchmark script of this folder (``adapters``, the one home of the adapters'
+    loops; ``records``, of the validation corpus and its timings), loaded from its file
     (the benchmarks are scripts, not a package, and ``make bench-anchors`` runs with
     ``PYTHONSAFEPATH``, which keeps this folder off the path)."""
     spec = importlib.util.spec_from_file_location(
-        "gnoming_adapter_benchmark", Path(__file__).with_name("adapters.py")
+        f"gnoming_{name}_benchmark", Path(__file__).with_name(f"{name}.py")
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def gnoming_files(
+    records: Any, corpus: tuple[list[Path], int], jobs: int, cpus: set[int]
+) -> Measure:
+    """``gnoming validate --jobs N`` (``jobs``; 1: this process alone) over ``corpus`` (its
+    paths, their moves), moves/s by wall clock, every pass whole, with this process allowed
+    ``cpus`` meanwhile (the pool never starts more processes than the CPUs allowed)."""
+    paths, moves = corpus
+
+    def run(seconds: float) -> float:
+        pinned = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else None
+        if pinned is not None:
+            os.sched_setaffinity(0, cpus)
+        try:
+            elapsed, passes = 0.0, 0
+            while passes == 0 or elapsed < seconds:
+                elapsed += records.one_core(paths) if jobs == 1 else records.many_cores(paths, jobs)
+                passes += 1
+        finally:
+            if pinned is not None:
+                os.sched_setaffinity(0, pinned)
+        return passes * moves / elapsed
+
+    return run
 
 
 def _ratio(results: dict[str, float], top: str, bottom: str) -> str:
@@ -198,19 +230,28 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--records", type=int, default=40, help="records validated per pass")
+    parser.add_argument(
+        "--corpus", type=int, default=1000, help="records of the --jobs 2 and one-core passes"
+    )
     arguments = parser.parse_args()
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        os.sched_setaffinity(0, {min(cpus)})
     rules = gr.load_ruleset("standard")
-    loops = _adapter_loops()
+    loops, records = _benchmark("adapters"), _benchmark("records")
     from gnoming_rules.adapters import pettingzoo_env
 
     with tempfile.TemporaryDirectory() as folder:
+        corpus_folder = Path(folder) / "corpus"
+        corpus_folder.mkdir()
+        corpus = records.make_corpus(corpus_folder, arguments.corpus, claims=True)
         found: dict[str, Measure] = {
             "gnoming playout": gnoming_playout(rules, arguments.players),
             "openspiel crazy_eights": openspiel_game("crazy_eights"),
             "openspiel hearts": openspiel_game("hearts"),
             "gnoming validation": gnoming_validation(Path(folder), arguments.records),
+            "validate, one core": gnoming_files(records, corpus, 1, cpus),
+            "validate --jobs 2": gnoming_files(records, corpus, 2, cpus),
             "chess playout": chess_playout(),
             "chess push_san": chess_push_san(20),
             "pettingzoo raw": loops.aec_loop(
@@ -227,7 +268,8 @@ def main() -> None:
     build = "compiled with mypyc" if gr.COMPILED else "pure Python"
     print(
         f"gnoming-rules {gr.__version__} ({build}); standard rules, {arguments.players} players; "
-        f"median of {arguments.runs} interleaved runs of {arguments.seconds:g} s CPU, one core; "
+        f"median of {arguments.runs} interleaved runs of {arguments.seconds:g} s CPU, one core "
+        f"(the validate measures: wall clock, {len(cpus)} CPUs, {arguments.corpus:,} records); "
         f"load average {os.getloadavg()[0]:.2f}"
     )
     medians = {name: statistics.median(values) for name, values in runs.items()}
@@ -241,12 +283,17 @@ def main() -> None:
     print(_ratio(medians, "gnoming playout", "chess playout"))
     print(_ratio(medians, "gnoming validation", "chess push_san"))
     print(_ratio(medians, "openspiel adapter", "openspiel crazy_eights"))
+    print(_ratio(medians, "validate --jobs 2", "validate, one core"))
     print("issue 20's targets (compiled core):")
     playout = medians["gnoming playout"]
     checks = [
         ("playout >= 1,000,000 moves/s", playout >= 1_000_000),
         ("playout >= 1.5x crazy_eights", playout >= 1.5 * medians["openspiel crazy_eights"]),
         *((f"{name} >= {floor:,}", medians[name] >= floor) for name, floor in TARGETS.items()),
+        (
+            "validate --jobs 2 >= 1.7x one core",
+            medians["validate --jobs 2"] >= 1.7 * medians["validate, one core"],
+        ),
     ]
     for label, met in checks:
         print(f"  {label:40} {'met' if met else 'NOT met'}")
