@@ -4,8 +4,9 @@ Usage: ``python benchmarks/anchors.py [--runs 5] [--seconds 1] [--players 4]
 [--corpus 1000]``. Needs the ``rl`` extra (OpenSpiel) and the ``bench`` extra
 (python-chess). Each measure runs for about ``--seconds`` of the process's CPU time
 (``time.process_time``), the measures interleaved (A B C ... A B C ...) ``--runs``
-times, on one core; the median is printed, then the ratios that the issue's targets are set in. ``gnoming_rules.COMPILED`` says
-which engine ran (``make bench-anchors`` runs the compiled core, then the pure one).
+times, on one core; the median is printed, then the ratios that the issue's targets are
+set in. ``gnoming_rules.COMPILED`` says which engine ran (``make bench-anchors`` runs
+the compiled core, then the pure one).
 
 - ``gnoming playout``: random playouts with standard rules, every ``apply`` counted
   (player moves chosen uniformly from ``legal_moves``, chance events from
