@@ -234,13 +234,12 @@ class State:
             >>> start.replace(turn=2).turn, start.turn
             (2, -1)
         """
-        values = [
-            changes.pop(name, value)
-            for name, value in zip(self._fields, self._values(), strict=True)
-        ]
+        # map over the names and the values, each field's change popped in C: about half
+        # the time of a loop in Python, which the replay of a public record pays per card.
+        changed = State(*map(changes.pop, self._fields, self._values()))
         if changes:
             raise TypeError(f"State has no field {sorted(changes)[0]!r}")
-        return State(*values)
+        return changed
 
     def __replace__(self, **changes: Any) -> State:
         """``copy.replace(state, ...)`` (Python 3.13): :meth:`replace`."""
