@@ -631,12 +631,14 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
                 first, rnd, state.phase, seat, cards, face_up,
                 state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
                 state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
+                state.known, state.peeks, state.power, state.looked, state.turns,
             )  # fmt: skip
             return _begin_turn(rules, revealed, starter)
     return State(
         state.first_player, state.round, state.phase, turn, cards, face_up, state.draw_pile,
         piles, state.removed, state.held, state.taken_from_discard, state.filled, state.chain,
         state.flips_owed, state.went_out, state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -660,6 +662,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
             state.first_player, state.round, phase, state.turn, state.cards, state.face_up,
             rest, piles, state.removed, deck[0], False, 0, False, state.flips_owed,
             state.went_out, state.scores,
+            state.known, state.peeks, state.power, state.looked, state.turns,
         )  # fmt: skip
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise PileError(
@@ -673,6 +676,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         state.first_player, state.round, _PLACE, state.turn, state.cards, state.face_up, deck,
         piles, state.removed, source[-1], True, 0, False, state.flips_owed, state.went_out,
         state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -708,6 +712,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
         state.first_player, state.round, _BOUNCE, seat, cards, face_up, state.draw_pile, piles,
         state.removed, layout[slot], False, bit, not (up & bit), state.flips_owed,
         state.went_out, state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -744,6 +749,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
         state.first_player, state.round, state.phase, seat, cards, face_up, state.draw_pile,
         piles, state.removed, displaced, False, filled | bit, True, state.flips_owed,
         state.went_out, state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -781,6 +787,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
                 state.first_player, state.round, _FLIP, state.turn, state.cards, state.face_up,
                 state.draw_pile, piles, removed, None, state.taken_from_discard, 0, False, owed,
                 state.went_out, state.scores,
+                state.known, state.peeks, state.power, state.looked, state.turns,
             )  # fmt: skip
         return finish_turn(rules, state, state.face_up, piles, removed)
     if type(pile) is not int or not 0 <= pile < rules.piles:
@@ -807,6 +814,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
                 state.first_player, state.round, _FLIP, state.turn, state.cards, state.face_up,
                 state.draw_pile, piles, state.removed, None, state.taken_from_discard, 0, False,
                 own, state.went_out, state.scores,
+                state.known, state.peeks, state.power, state.looked, state.turns,
             )  # fmt: skip
     return finish_turn(rules, state, state.face_up, piles, state.removed)
 
@@ -840,12 +848,14 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
             state.first_player, state.round, state.phase, state.turn, cards, face_up,
             state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
             state.filled, state.chain, owed[1:], state.went_out, state.scores,
+            state.known, state.peeks, state.power, state.looked, state.turns,
         )  # fmt: skip
     if cards is not state.cards:
         state = State(
             state.first_player, state.round, state.phase, state.turn, cards, state.face_up,
             state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
             state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
+            state.known, state.peeks, state.power, state.looked, state.turns,
         )  # fmt: skip
     return finish_turn(rules, state, face_up, piles, state.removed)
 
@@ -900,6 +910,11 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         (),  # flips_owed
         None,  # went_out
         state.scores,
+        state.known,
+        state.peeks,
+        state.power,
+        state.looked,
+        state.turns,
     )
     if rules.face_up_at_start == 0:
         return _begin_turn(rules, dealt, starter)
@@ -932,6 +947,7 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         tuple(cards), tuple(p[-1:] for p in piles), state.removed, state.held,
         state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
         state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -1047,11 +1063,13 @@ def finish_turn(
             state.first_player, state.round, state.phase, seat, state.cards, face_up, deck,
             piles, removed, state.held, state.taken_from_discard, state.filled, state.chain,
             state.flips_owed, state.went_out, state.scores,
+            state.known, state.peeks, state.power, state.looked, state.turns,
         )  # fmt: skip
         return end_round(rules, ended, went_out)
     return State(
         state.first_player, state.round, _DRAW, following, state.cards, face_up, deck, piles,
         removed, None, False, 0, False, (), went_out, state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -1072,6 +1090,7 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
         state.draw_pile, state.discard_piles, state.removed, state.held,
         state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
         state.scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
@@ -1087,6 +1106,7 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
         state.first_player, following, _OVER if game_over(rules, scores) else _DEAL, -1,
         state.cards, (rules.full_mask,) * len(state.face_up), state.draw_pile,
         state.discard_piles, state.removed, None, False, 0, False, (), went_out, scores,
+        state.known, state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 

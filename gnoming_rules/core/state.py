@@ -46,6 +46,11 @@ class Phase(IntEnum):
     """The draw pile ran out: the new order of the discards is due, a chance event (8.7)."""
     OVER = 7
     """The last round is scored; the game is over (§9)."""
+    PEEK = 8
+    """Setup: the player in ``turn`` looks at one of their face-down cards (rule 11.2)."""
+    POWER = 9
+    """The player in ``turn`` may use the power of the card they discarded, or decline it
+    (``state.power`` says which; rule 11.4)."""
 
 
 CHANCE_PHASES = frozenset({Phase.DEAL, Phase.RESHUFFLE})
@@ -83,6 +88,10 @@ WAITING_FOR: Final[Mapping[Phase, Waiting]] = MappingProxyType(
         Phase.FLIP: Waiting("6.1", "flip a face-down card after the hazard", "to flip a card"),
         Phase.RESHUFFLE: Waiting("8.7", "the reshuffle of the discard piles", None),
         Phase.OVER: Waiting("9.1", "nothing: the game is over", None),
+        Phase.PEEK: Waiting("11.2", "look at a face-down card (setup)", "to peek at a card"),
+        Phase.POWER: Waiting(
+            "11.4", "use the discarded card's power or pass", "to use a power or pass"
+        ),
     }
 )
 """What the game waits for in each phase: the rule, the words (``seat 2 must draw``,
@@ -124,6 +133,11 @@ class State:
         "flips_owed",
         "went_out",
         "scores",
+        "known",
+        "peeks",
+        "power",
+        "looked",
+        "turns",
     )
     """The fields' names, in the constructor's order (as a ``NamedTuple`` named them)."""
 
@@ -147,6 +161,11 @@ class State:
         flips_owed: tuple[int, ...],
         went_out: int | None,
         scores: tuple[tuple[int, ...], ...],
+        known: tuple[tuple[int, ...], ...] = (),
+        peeks: int = 0,
+        power: str | None = None,
+        looked: tuple[int, int] | None = None,
+        turns: int = 0,
     ) -> None:
         self.first_player: Final = first_player
         """The seat that started round 0 (the youngest player, rule 2.2); under
@@ -183,6 +202,23 @@ class State:
         """The seat that went out this round (rule 8.1), if any."""
         self.scores: Final = scores
         """Each finished round's scores per seat, the going-out bonus included (8.6)."""
+        self.known: Final = known
+        """Who knows each face-down card (rule 11.1): ``known[p][s]`` is a bit mask of the
+        seats that know player ``p``'s slot ``s`` (bit ``v`` set: seat ``v`` knows it).
+        ``()`` under rules where no seat can know a face-down card (§1-10); a face-up
+        slot's mask means nothing (every seat sees the card)."""
+        self.peeks: Final = peeks
+        """Setup: how many peeks the seat in ``turn`` has made (rule 11.2)."""
+        self.power: Final = power
+        """The power open to the seat in ``turn`` (phase ``POWER``, rule 11.4):
+        ``peek_own``, ``peek_other``, ``swap_blind``, ``look_and_swap``, or ``swap`` for
+        the swap that may follow ``look_and_swap``'s look; else ``None``."""
+        self.looked: Final = looked
+        """The card ``look_and_swap`` looked at, as ``(seat, slot)``: the only card its
+        swap may take (rule 11.8); else ``None``."""
+        self.turns: Final = turns
+        """Turns completed in this round, counted under ``round_end.knock`` (rule 11.5: a
+        knock waits until every player has had a turn); 0 otherwise."""
 
     def _values(self) -> tuple[object, ...]:
         """The fields' values, in the order of :attr:`_fields`."""
@@ -203,6 +239,11 @@ class State:
             self.flips_owed,
             self.went_out,
             self.scores,
+            self.known,
+            self.peeks,
+            self.power,
+            self.looked,
+            self.turns,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -320,6 +361,14 @@ class State:
     def face_down_count(self, seat: int) -> int:
         """How many of ``seat``'s cards are face down."""
         return len(self.cards[seat]) - self.face_up[seat].bit_count()
+
+    def knows(self, viewer: int, seat: int, slot: int) -> bool:
+        """True when seat ``viewer`` knows the card in ``seat``'s ``slot``: it is face up,
+        or face down and known to ``viewer`` (rule 11.1)."""
+        if self.face_up[seat] >> slot & 1:
+            return True
+        known = self.known
+        return bool(known) and bool(known[seat][slot] >> viewer & 1)
 
     def is_face_up(self, seat: int, slot: int) -> bool:
         """True when ``seat``'s ``slot`` is face up."""

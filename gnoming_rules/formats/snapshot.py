@@ -37,7 +37,12 @@ STATE_FORMAT: Final = "gnoming-state/1"
 MAX_SLOTS: Final = 25
 """The largest layout a ruleset allows (5x5)."""
 
-_FIELDS: Final = ("format", *State._fields)
+_KNOWLEDGE: Final = ("known", "peeks", "power", "looked", "turns")
+"""The state's fields of RULES §11, optional in a saved state: one saved before them
+holds none, and reads as a state of §1-10 rules (their defaults)."""
+_FIELDS: Final = ("format", *(name for name in State._fields if name not in _KNOWLEDGE))
+POWERS: Final = ("peek_own", "peek_other", "swap_blind", "look_and_swap", "swap")
+"""What ``State.power`` may hold (rule 11.4; ``swap`` after ``look_and_swap``'s look)."""
 PHASES: Final = {phase.name.lower(): phase for phase in Phase}
 """A saved state's phase names and the :class:`Phase` each reads as: one of the reader's
 steps (not in ``__all__``)."""
@@ -85,6 +90,11 @@ def state_to_dict(state: State) -> dict[str, Any]:
         "flips_owed": list(state.flips_owed),
         "went_out": state.went_out,
         "scores": [list(scores) for scores in state.scores],
+        "known": [[_slots(mask, len(state.face_up)) for mask in layout] for layout in state.known],
+        "peeks": state.peeks,
+        "power": state.power,
+        "looked": None if state.looked is None else list(state.looked),
+        "turns": state.turns,
     }
 
 
@@ -110,7 +120,7 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
         bad-state
     """
     read = FieldReader(lambda message: StateError("bad-state", message))
-    fields = read.mapping(data, "", _FIELDS)
+    fields = read.mapping(data, "", _FIELDS, _KNOWLEDGE)
     if fields["format"] != STATE_FORMAT:
         read.fail("format", f"must be {STATE_FORMAT!r}, got {fields['format']!r}")
 
@@ -124,6 +134,7 @@ def state_from_dict(data: object, ruleset: Ruleset | None = None) -> State:
     )
     state = State(
         **_course(read, fields, players, size),
+        **_knowledge(read, fields, players, size),
         cards=cards,
         face_up=face_up,
         draw_pile=read.faces(fields["draw_pile"], "draw_pile"),
@@ -196,6 +207,39 @@ def _course(
             for index, row in enumerate(read.items(fields["scores"], "scores"))
         ),
     }
+
+
+def _knowledge(
+    read: FieldReader, fields: Mapping[str, object], players: int, size: int
+) -> dict[str, Any]:
+    """The fields of RULES §11, each at its default when absent: who knows each face-down
+    card (per seat, per slot, the knowing seats), the setup peeks made, the power open,
+    the card ``look_and_swap`` looked at, the turns completed."""
+    found: dict[str, Any] = {}
+    if "known" in fields:
+        rows = read.items(fields["known"], "known")
+        if rows and len(rows) != players:
+            read.fail("known", f"must be empty or hold one layout per seat ({players})")
+        found["known"] = tuple(
+            tuple(
+                read_mask(read, seats, f"known[{seat}][{slot}]", players)
+                for slot, seats in enumerate(read.items(row, f"known[{seat}]", size))
+            )
+            for seat, row in enumerate(rows)
+        )
+    if "peeks" in fields:
+        found["peeks"] = read.integer(fields["peeks"], "peeks", 0, MAX_SLOTS * 10)
+    if fields.get("power") is not None:
+        found["power"] = read.choice(fields["power"], "power", POWERS)
+    if fields.get("looked") is not None:
+        pair = read.items(fields["looked"], "looked", 2)
+        found["looked"] = (
+            read.integer(pair[0], "looked[0]", 0, players - 1),
+            read.integer(pair[1], "looked[1]", 0, max(size - 1, 0)),
+        )
+    if "turns" in fields:
+        found["turns"] = read.integer(fields["turns"], "turns", 0)
+    return found
 
 
 # --- checks ----------------------------------------------------------------------------------
