@@ -225,7 +225,14 @@ def _family_options() -> list[tuple[tuple[str, str], st.SearchStrategy[Any]]]:
     return found
 
 
-_NOT_DRAWN = {("discard", "piles"), ("deck", "named"), ("deck", "values")}
+_NOT_DRAWN = {
+    ("discard", "piles"),
+    ("deck", "named"),
+    ("deck", "values"),
+    ("layout", "peek_at_start"),
+    ("play", "placed"),
+    ("round_end", "knock"),
+}
 """Options with defaults that :func:`ruleset_overrides` draws its own way (the deck, the
 piles)."""
 

@@ -75,6 +75,13 @@ def move_text(move: gr.Move) -> str:
         return f"discard {move.player} " + ("hazard" if move.pile is None else f"pile {move.pile}")
     if isinstance(move, gr.Reveal | gr.Place | gr.Bounce | gr.Flip):
         return f"{move.action} {move.player} {move.slot}"
+    if isinstance(move, gr.Peek):
+        whose = "" if move.target is None else f" of {move.target}"
+        return f"peek {move.player} {move.slot}{whose}"
+    if isinstance(move, gr.Swap):
+        return f"swap {move.player} {move.slot} with {move.target} {move.target_slot}"
+    if isinstance(move, gr.Pass | gr.Knock):
+        return f"{move.action} {move.player}"
     return f"{move.action} {len(move.cards)} cards"
 
 

@@ -287,12 +287,16 @@ def test_every_block_has_a_known_language() -> None:
 # --- reference pages against the code -----------------------------------------------------------
 
 
+FACE_MAPPINGS = ("deck.numbers", "deck.named", "deck.values", "powers")
+
+
 def leaf_fields(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """Dotted paths of a ruleset's fields; the deck's mappings each stay one field."""
+    """Dotted paths of a ruleset's fields; the mappings of faces (the deck's, the powers)
+    each stay one field."""
     leaves: dict[str, Any] = {}
     for key, value in data.items():
         path = f"{prefix}{key}"
-        if isinstance(value, dict) and path not in ("deck.numbers", "deck.named", "deck.values"):
+        if isinstance(value, dict) and path not in FACE_MAPPINGS:
             leaves.update(leaf_fields(value, f"{path}."))
         else:
             leaves[path] = value

@@ -169,6 +169,21 @@ class CompiledRules:
     discard_variants: tuple[int, ...]
     """Indexed by :func:`filled_piles`' mask: the piles a non-hazard discard may go on, as
     a mask (rule 4.4: any empty one if a pile is empty, else any)."""
+    peek_at_start: int = 0
+    """Face-down cards each player peeks at after the setup reveals (rule 11.2)."""
+    placed_down: bool = False
+    """``play.placed: down`` (rule 11.3): a played card lies face down, known to its placer;
+    nobody goes out by turning every card up."""
+    powers: dict[Face, str] = field(default_factory=dict)
+    """Face -> its power (rule 11.4): ``peek_own``, ``peek_other``, ``swap_blind``,
+    ``look_and_swap``."""
+    powers_optional: bool = True
+    """A power may be declined (``pass``, rule 11.4)."""
+    knock: bool = False
+    """``round_end.knock`` (rule 11.5): a player may knock instead of drawing."""
+    knowledge: bool = False
+    """Some seat can know a face-down card (peeks, cards placed face down, powers: rule
+    11.1): states then carry ``known``; off, the engine keeps it ``()`` and pays nothing."""
     known: list[object] = field(default_factory=lambda: [None], compare=False, repr=False)
     """The last state known to be one of this ruleset's (checked, or made by ``apply``
     from one that was): the engine skips the shape check for it, which a playout would

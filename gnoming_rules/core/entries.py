@@ -39,11 +39,15 @@ from .moves import (
     Discard,
     Draw,
     Flip,
+    Knock,
     Move,
+    Pass,
+    Peek,
     Place,
     PlayerMove,
     Reshuffle,
     Reveal,
+    Swap,
     piles_text,
 )
 from .state import State
@@ -99,7 +103,13 @@ def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dic
     elif isinstance(move, Discard):
         if move.pile is not None:
             entry["pile"] = move.pile
-    else:
+    elif isinstance(move, Swap):
+        entry.update(slot=move.slot, target=move.target, target_slot=move.target_slot)
+    elif isinstance(move, Peek):
+        entry["slot"] = move.slot
+        if move.target is not None:
+            entry["target"] = move.target
+    elif not isinstance(move, Pass | Knock):
         entry["slot"] = move.slot
     if card is not None:
         entry["card"] = card

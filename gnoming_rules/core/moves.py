@@ -94,6 +94,69 @@ class Flip:
 
 
 @dataclass(frozen=True, slots=True)
+class Peek:
+    """``player`` looks at a face-down card without turning it up: their own ``slot``
+    (``target`` ``None``, a setup peek of rule 11.2 or the power ``peek_own``), or seat
+    ``target``'s (the power ``peek_other``, or the look of ``look_and_swap``, 11.4)."""
+
+    action: ClassVar[str] = "peek"
+    player: int
+    slot: int
+    target: int | None = None
+
+    @property
+    def seat(self) -> int:
+        """The seat whose card is looked at."""
+        return self.player if self.target is None else self.target
+
+    def __str__(self) -> str:
+        whose = "their" if self.target is None else f"seat {self.target}'s"
+        return f"seat {self.player} peeks at {whose} slot {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """``player`` exchanges their ``slot`` with seat ``target``'s ``target_slot`` (the power
+    ``swap_blind``, or the swap after ``look_and_swap``'s look, rule 11.4): each card keeps
+    its face-up state and the seats that know it."""
+
+    action: ClassVar[str] = "swap"
+    player: int
+    slot: int
+    target: int
+    target_slot: int
+
+    def __str__(self) -> str:
+        return (
+            f"seat {self.player} swaps their slot {self.slot} with seat {self.target}'s "
+            f"slot {self.target_slot}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """``player`` declines the power open to them, or the swap after a look (rule 11.4)."""
+
+    action: ClassVar[str] = "pass"
+    player: int
+
+    def __str__(self) -> str:
+        return f"seat {self.player} passes"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """``player`` knocks instead of drawing: every other seat takes one more turn, then the
+    round ends (rule 11.5)."""
+
+    action: ClassVar[str] = "knock"
+    player: int
+
+    def __str__(self) -> str:
+        return f"seat {self.player} knocks"
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """Chance: the round's shuffled deck, top card first (rule 3.1)."""
 
@@ -115,14 +178,25 @@ class Reshuffle:
         return f"reshuffle into {' '.join(face_text(c) for c in self.cards)}"
 
 
-PlayerMove: TypeAlias = Reveal | Draw | Place | Bounce | Discard | Flip
+PlayerMove: TypeAlias = Reveal | Draw | Place | Bounce | Discard | Flip | Peek | Swap | Pass | Knock
 """A decision by a seat."""
 ChanceEvent: TypeAlias = Deal | Reshuffle
 """A random outcome, supplied from outside the engine."""
 Move: TypeAlias = PlayerMove | ChanceEvent
 """Anything :func:`gnoming_rules.apply` takes."""
 
-PLAYER_MOVE_TYPES: tuple[type[PlayerMove], ...] = (Reveal, Draw, Place, Bounce, Discard, Flip)
+PLAYER_MOVE_TYPES: tuple[type[PlayerMove], ...] = (
+    Reveal,
+    Draw,
+    Place,
+    Bounce,
+    Discard,
+    Flip,
+    Peek,
+    Swap,
+    Pass,
+    Knock,
+)
 
 
 def piles_text(piles: int) -> str:
@@ -138,9 +212,13 @@ __all__ = [
     "Discard",
     "Draw",
     "Flip",
+    "Knock",
     "Move",
+    "Pass",
+    "Peek",
     "Place",
     "PlayerMove",
     "Reshuffle",
     "Reveal",
+    "Swap",
 ]

@@ -234,6 +234,14 @@ class Layout(StrictModel):
     face_up_at_start: int = option(
         "Cards each player reveals during setup.", "3.5", ge=0, le=INT64_MAX
     )
+    peek_at_start: int = option(
+        "Face-down cards each player looks at after the setup reveals, without turning "
+        "them up (Four-card Golf, Cabo: two).",
+        "11.2",
+        default=0,
+        ge=0,
+        le=INT64_MAX,
+    )
 
 
 MAX_PILES = 4
@@ -265,6 +273,32 @@ class TurnRules(StrictModel):
         "of their face-down cards up (must) or not (none).",
         "10.7",
         default="none",
+    )
+
+
+class PlayRules(StrictModel):
+    """How a played card lies in the layout (rule 11.3)."""
+
+    placed: Literal["up", "down"] = option(
+        "A card played into a layout lies face up (up), or face down, known to the player "
+        "who placed it (down, Cabo-like; needs round_end.knock).",
+        "11.3",
+        default="up",
+    )
+
+
+PowerName = Literal["peek_own", "peek_other", "swap_blind", "look_and_swap"]
+"""What a card's power does when it is drawn from the draw pile and discarded (rule 11.4)."""
+
+
+class RoundEnd(StrictModel):
+    """How a round can end besides going out (rule 11.5)."""
+
+    knock: bool = option(
+        "A player may knock at the start of their turn instead of drawing, once everyone "
+        "has had a turn: every other player takes one more turn, then the round ends.",
+        "11.5",
+        default=False,
     )
 
 
@@ -384,6 +418,7 @@ class Ruleset(StrictModel):
     layout: Layout
     discard: DiscardRules
     turn: TurnRules = Field(default_factory=TurnRules)
+    play: PlayRules = Field(default_factory=PlayRules)
     bounce: bool = option("Bouncing is allowed.", "5.3")
     hazard: HazardRules
     mulligan: MulliganRules
@@ -395,6 +430,27 @@ class Ruleset(StrictModel):
         "8.7",
     )
     game: GameRules = Field(default_factory=GameRules)
+    powers: Annotated[
+        Mapping[FaceKey, PowerName],
+        PlainSerializer(dict, return_type=dict[int | str, str]),
+    ] = option(
+        "Card powers: face -> peek_own, peek_other, swap_blind or look_and_swap; used by "
+        "the player who draws such a card from the draw pile and discards it unplayed.",
+        "11.4",
+        empty=True,
+    )
+    powers_optional: bool = option(
+        "A player offered a power may decline it (pass); false: it must be used when it can.",
+        "11.4",
+        default=True,
+    )
+    round_end: RoundEnd = Field(default_factory=RoundEnd)
+
+    @field_validator("powers")
+    @classmethod
+    def _powers_read_only(cls, powers: Mapping[Any, str]) -> Mapping[Any, str]:
+        """Read-only, as the deck's mappings (a loaded ruleset cannot drift)."""
+        return MappingProxyType(dict(powers))
 
     @model_validator(mode="after")
     def _playable(self) -> Ruleset:
@@ -409,6 +465,7 @@ class Ruleset(StrictModel):
                 f"{slots} cards of a {self.layout.rows}x{self.layout.cols} layout"
             )
         _check_family(self)
+        _check_knowledge(self)
         piles = self.discard.piles
         spare = piles + self.deck.hazards
         needed = self.players.max * slots + spare
@@ -516,6 +573,39 @@ def _check_family(ruleset: Ruleset) -> None:
             "sets.cards: any is refused with sets.score minus_value (a set of -2s would "
             "score +2); choose sets.score zero or remove"
         )
+
+
+def _check_knowledge(ruleset: Ruleset) -> None:
+    """Refuse the options of §11 that cannot be played together (rules 11.2-11.4, 11.8
+    "Loading"), each naming the field that makes the requirement."""
+    layout, deck = ruleset.layout, ruleset.deck
+    slots = layout.rows * layout.cols
+    if layout.peek_at_start and layout.face_up_at_start + layout.peek_at_start > slots:
+        raise ValueError(
+            f"layout.peek_at_start: {layout.peek_at_start} peeks after "
+            f"{layout.face_up_at_start} reveals is more than the {slots} cards of a "
+            f"{layout.rows}x{layout.cols} layout (rule 11.2)"
+        )
+    if ruleset.play.placed == "down":
+        if not ruleset.round_end.knock:
+            raise ValueError(
+                "play.placed: down needs round_end.knock: true: with cards placed face down "
+                "nobody goes out by turning every card up, so only a knock ends a round "
+                "(rule 11.3)"
+            )
+        if ruleset.bounce:
+            raise ValueError("play.placed: down refuses bounce: true (rule 11.3)")
+        if deck.hazards:
+            raise ValueError(
+                f"play.placed: down refuses hazards in the deck (deck.hazards is "
+                f"{deck.hazards}; rule 11.3)"
+            )
+    held = {*deck.numbers, *deck.named}
+    for face in ruleset.powers:
+        if face in (HAZARD, MULLIGAN):
+            raise ValueError(f"powers: {face} cannot carry a power (hazards and mulligans, 11.4)")
+        if face not in held:
+            raise ValueError(f"powers: face {face} is not in the deck (deck.numbers, deck.named)")
 
 
 def _at_default(
@@ -632,6 +722,14 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         ),
         end_score=ruleset.game.end_score,
         flip_after_deck_discard=ruleset.turn.flip_after_deck_discard == "must",
+        peek_at_start=ruleset.layout.peek_at_start,
+        placed_down=ruleset.play.placed == "down",
+        powers=dict(ruleset.powers),
+        powers_optional=ruleset.powers_optional,
+        knock=ruleset.round_end.knock,
+        knowledge=bool(
+            ruleset.layout.peek_at_start or ruleset.play.placed == "down" or ruleset.powers
+        ),
         double_if_not_lowest=ruleset.going_out.double_if_not_lowest,
         slot_moves=tables[0],
         draw_moves=tables[1],
