@@ -66,7 +66,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "strictly_lowest_misses_the_bonus",
         "scoring bonus",
-        "core/engine.py",
+        "core/rules/round_end.py",
         "else mine < min(others)",
         "else mine == min(others)",
         ("tests/test_going_out_bonus.py",),
@@ -76,7 +76,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "tie_rules_swapped",
         "scoring bonus",
-        "core/engine.py",
+        "core/rules/round_end.py",
         "mine <= min(others) if rules.ties_count_as_lowest else mine < min(others)",
         "mine < min(others) if rules.ties_count_as_lowest else mine <= min(others)",
         ("tests/test_going_out_bonus.py",),
@@ -105,8 +105,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "refused_move_keeps_its_true_claim",
         "redact",
         "referee/redact.py",
-        'if not keep_card:\n        public.pop("card", None)',
-        "if not keep_card:\n        pass",
+        'if not keep_card or public["action"] == "peek":\n        public.pop("card", None)',
+        'if not keep_card or public["action"] == "peek":\n        pass',
         ("tests/test_redact_unfinished.py",),
         "A move refused for a rule keeps its card claim: a face-down card or the draw "
         "pile's top, named",
@@ -163,7 +163,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "reveals_end_at_round_0s_starter",
         "setup rotation",
-        "core/engine.py",
+        "core/rules/setup.py",
         "starter = rules.first_player_of_round(first, rnd, players)",
         "starter = rules.first_player_of_round(first, 0, players)",
         ("tests/test_setup_rotation.py",),
@@ -172,7 +172,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "deal_ignores_the_rotation",
         "setup rotation",
-        "core/engine.py",
+        "core/rules/setup.py",
         "first_player_of_round(state.first_player, state.round, players)",
         "first_player_of_round(state.first_player, 0, players)",
         ("tests/test_setup_rotation.py",),
@@ -182,7 +182,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "last_card_not_spared",
         "engine",
-        "core/engine.py",
+        "core/rules/hazards.py",
         "least = 2 if rules.spare_last_card else 1",
         "least = 1",
         ("tests/test_rules_6_hazards.py",),
@@ -191,7 +191,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "one_round_too_many",
         "engine",
-        "core/engine.py",
+        "core/rules/round_end.py",
         "if len(scores) >= rules.rounds:",
         "if len(scores) > rules.rounds:",
         ("tests/test_rules_2_players_rounds_layout.py",),
@@ -200,9 +200,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "later_seat_out_takes_the_bonus",
         "engine",
-        "core/engine.py",
-        "if went_out is None and face_up[seat] == rules.full_mask:",
-        "if face_up[seat] == rules.full_mask:",
+        "core/rules/round_end.py",
+        "if went_out is None and face_up[seat] == rules.full_mask and not rules.placed_down:",
+        "if face_up[seat] == rules.full_mask and not rules.placed_down:",
         ("tests/test_rules_8_end_and_scoring.py",),
         "A seat that turns its last card up after someone went out counts as the one out",
     ),

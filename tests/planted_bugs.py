@@ -2,7 +2,8 @@
 catches fish.
 
 Every plant is a small monkeypatch on one of a few public seams of
-``gnoming_rules.core.engine``, ``gnoming_rules.core.scoring``,
+``gnoming_rules.core.engine`` and its rules (``gnoming_rules.core.rules``),
+``gnoming_rules.core.scoring``,
 ``gnoming_rules.formats.record``, ``gnoming_rules.referee.validate``,
 ``gnoming_rules.formats.snapshot``, ``gnoming_rules.play.observation`` and
 ``gnoming_rules.core.entries``, listed in ``SEAMS``: public functions and tables (no
@@ -37,6 +38,16 @@ from gnoming_rules import (
 )
 from gnoming_rules.core import engine, entries, scoring
 from gnoming_rules.core.compiled import CompiledRules
+from gnoming_rules.core.rules import (
+    bouncing,
+    checks,
+    hazards,
+    lines,
+    mulligans,
+    round_end,
+    setup,
+    turn,
+)
 from gnoming_rules.core.state import State
 from gnoming_rules.formats import record, snapshot
 from gnoming_rules.play import observation
@@ -44,12 +55,12 @@ from gnoming_rules.referee import validate as validator
 
 SEAMS = (
     "engine.HANDLERS (one handler per move type)",
-    "engine.mulligan_slots",
-    "engine.check_slot",
-    "engine.bounce_block",
-    "engine.owed_flips",
-    "engine.finish_turn",
-    "engine.end_round",
+    "rules.mulligans.mulligan_slots",
+    "rules.checks.check_slot",
+    "rules.bouncing.bounce_block",
+    "rules.hazards.owed_flips",
+    "rules.round_end.finish_turn",
+    "rules.round_end.end_round",
     "scoring.set_value",
     "scoring.card_points",
     "scoring.best_choice",
@@ -73,6 +84,22 @@ def _wrap(
     monkeypatch: pytest.MonkeyPatch, owner: object, name: str, make: Callable[..., Any]
 ) -> None:
     monkeypatch.setattr(owner, name, make(getattr(owner, name)))
+
+
+ENGINE_MODULES = (engine, checks, setup, turn, bouncing, hazards, mulligans, lines, round_end)
+"""The engine and its rules' modules: a rule step is called from those that import it."""
+
+
+def _wrap_step(
+    monkeypatch: pytest.MonkeyPatch, home: object, name: str, make: Callable[..., Any]
+) -> None:
+    """Wrap the rule step ``name`` of module ``home`` where every engine module calls it:
+    each module that imports the step binds it by name, so each binding is replaced."""
+    original = getattr(home, name)
+    wrapped = make(original)
+    for module in ENGINE_MODULES:
+        if getattr(module, name, None) is original:
+            monkeypatch.setattr(module, name, wrapped)
 
 
 def _wrap_handler(
@@ -129,9 +156,9 @@ def mulligan_limit_off_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
             lambda rules, state, move: original(_looser_mulligan_limit(rules), state, move)
         ),
     )
-    _wrap(
+    _wrap_step(
         monkeypatch,
-        engine,
+        mulligans,
         "mulligan_slots",
         lambda original: (
             lambda rules, state, seat: original(_looser_mulligan_limit(rules), state, seat)
@@ -157,12 +184,14 @@ def play_toggles_the_face_up_bit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def legal_moves_ignore_the_mulligan_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """``legal_moves`` lists every slot for a held mulligan; ``apply`` still refuses some."""
-    _wrap(monkeypatch, engine, "mulligan_slots", lambda original: lambda rules, state, seat: None)
+    _wrap_step(
+        monkeypatch, mulligans, "mulligan_slots", lambda original: lambda rules, state, seat: None
+    )
 
 
 def slots_go_unchecked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Slot numbers are not checked against the layout (no ``bad-slot``)."""
-    _wrap(monkeypatch, engine, "check_slot", lambda original: lambda rules, slot, rule: slot)
+    _wrap_step(monkeypatch, checks, "check_slot", lambda original: lambda rules, slot, rule: slot)
 
 
 def layouts_change_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,14 +229,14 @@ def discard_keeps_the_turn(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return finish_turn
 
-    _wrap(monkeypatch, engine, "finish_turn", make)
+    _wrap_step(monkeypatch, round_end, "finish_turn", make)
 
 
 def hazard_turns_a_last_card(monkeypatch: pytest.MonkeyPatch) -> None:
     """Flips are owed by players with a single face-down card too (6.2 ignored)."""
-    _wrap(
+    _wrap_step(
         monkeypatch,
-        engine,
+        hazards,
         "owed_flips",
         lambda original: (
             lambda rules, state, seat: original(
@@ -227,7 +256,7 @@ def hazard_makes_the_discarder_flip(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return flips_owed
 
-    _wrap(monkeypatch, engine, "owed_flips", make)
+    _wrap_step(monkeypatch, hazards, "owed_flips", make)
 
 
 def mulligans_bounce(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -241,14 +270,14 @@ def mulligans_bounce(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return bounce_block
 
-    _wrap(monkeypatch, engine, "bounce_block", make)
+    _wrap_step(monkeypatch, bouncing, "bounce_block", make)
 
 
 def going_out_bonus_and_penalty_swapped(monkeypatch: pytest.MonkeyPatch) -> None:
     """The player who went out gets the penalty when lowest and the bonus otherwise."""
-    _wrap(
+    _wrap_step(
         monkeypatch,
-        engine,
+        round_end,
         "end_round",
         lambda original: (
             lambda rules, state, went_out: original(

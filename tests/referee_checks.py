@@ -10,7 +10,18 @@ import gnoming_rules as gr
 from gnoming_rules.core.engine import ENGINE_CODES
 from gnoming_rules.core.errors import DealError, PileError
 
-PLAYER_MOVES = (gr.Reveal, gr.Draw, gr.Place, gr.Bounce, gr.Discard, gr.Flip)
+PLAYER_MOVES = (
+    gr.Reveal,
+    gr.Draw,
+    gr.Place,
+    gr.Bounce,
+    gr.Discard,
+    gr.Flip,
+    gr.Peek,
+    gr.Swap,
+    gr.Pass,
+    gr.Knock,
+)
 
 
 def refused(

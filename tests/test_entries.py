@@ -11,10 +11,11 @@ from typing import Any, Final
 import pytest
 from hypothesis import given
 from hypothesis.strategies import SearchStrategy
-from strategies import RecordedGame, recorded_games
+from strategies import PlayedGame, RecordedGame, played_games, recorded_games
 
 import gnoming_rules as gr
 from gnoming_rules.core import card_claim, move_from_entry, move_to_entry
+from gnoming_rules.core.entries import step_from_entry, step_to_entry
 from gnoming_rules.formats import dump_record
 from gnoming_rules.play import play_game
 from gnoming_rules.referee import replay_bytes
@@ -95,7 +96,7 @@ NOT_A_CARD = 'not a card: write an integer, "H", "M" or a face name (K), got'
 MALFORMED: Final = [
     ([], "must be a mapping, got []"),
     ({"player": 0}, "action: missing field"),
-    ({"action": "pass", "player": 0}, 'action: unknown action "pass" (one of reveal, draw,'),
+    ({"action": "skip", "player": 0}, 'action: unknown action "skip" (one of reveal, draw,'),
     ({"action": "deal", "cards": []}, 'action: unknown action "deal"'),
     ({"action": "place", "player": 0}, "slot: missing field"),
     ({"action": "place", "player": 0, "slot": 1, "pile": 0}, "pile: unknown field"),
@@ -165,3 +166,37 @@ def test_players_bounds_the_seat() -> None:
         match=r"^bad-record: player: seat 3 does not exist \(3 players: seats 0 to 2\)$",
     ):
         move_from_entry(entry, players=3)
+
+
+@given(played_games())
+def test_every_step_of_a_game_deals_included_reads_back_from_its_one_notation(
+    game: PlayedGame,
+) -> None:
+    """``step_to_entry`` writes every move of a game, its deals and reshuffles too (the
+    server stores its steps so), and ``step_from_entry`` reads each back from JSON; the
+    public form of a chance event names no card."""
+    players, piles = game.setup.players, game.ruleset.compiled.piles
+    for move in game.moves:
+        entry = json.loads(json.dumps(step_to_entry(move)))
+        assert step_from_entry(entry, players, piles=piles) == move
+        if isinstance(move, gr.Deal | gr.Reshuffle):
+            assert entry == {"action": move.action, "cards": list(move.cards)}
+            assert step_to_entry(move, public=True) == {"action": move.action}
+        else:
+            assert entry == move_to_entry(move)
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"action": "deal"}, "cards: a deal's entry lists its cards"),
+        ({"action": "deal", "cards": 7}, "cards: a deal's entry lists its cards"),
+        ({"action": "deal", "cards": [], "player": 0}, "player: a deal's entry has no such field"),
+    ],
+)
+def test_a_malformed_deal_entry_gets_bad_record_naming_the_field(
+    entry: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(gr.RecordError) as refused:
+        step_from_entry(entry)
+    assert (refused.value.code, refused.value.message) == ("bad-record", message)

@@ -22,9 +22,14 @@ def _candidates(ruleset: gr.Ruleset, state: gr.State) -> Iterator[gr.PlayerMove]
             yield gr.Place(seat, slot)
             yield gr.Bounce(seat, slot)
             yield gr.Flip(seat, slot)
+            for target in range(-1, state.players + 1):
+                yield gr.Peek(seat, slot, target)
+                yield gr.Swap(seat, slot, target, (slot + 1) % len(slots))
         for pile in (None, 0, 1, 2):
             yield gr.Draw(seat, pile)
             yield gr.Discard(seat, pile)
+        yield gr.Pass(seat)
+        yield gr.Knock(seat)
 
 
 def _check_agreement(ruleset: gr.Ruleset, state: gr.State) -> None:

@@ -10,7 +10,7 @@ from hypothesis import event, given
 from strategies import RoundEnding, round_endings
 
 import gnoming_rules as gr
-from gnoming_rules.core.engine import round_scores
+from gnoming_rules.core.rules.round_end import round_scores
 
 OUT = (-5, -5, -4, -4, -3, -3, -2, -2, 1)  # -27
 HIGH = (1, 2, 3, 4, 6, 7, 8, 9, 10)  # 50

@@ -22,7 +22,7 @@ from builders import (
 
 import gnoming_rules as gr
 from gnoming_rules.core.cards import EMPTY
-from gnoming_rules.core.engine import round_scores
+from gnoming_rules.core.rules.round_end import round_scores
 from gnoming_rules.formats.record import dump_record, parse_record
 from gnoming_rules.play.bots import play_game
 from gnoming_rules.referee import validate_record

@@ -1,4 +1,4 @@
-"""``State``'s own interface: a class of 16 fields (a native class when compiled), which
+"""``State``'s own interface: a class of 21 fields (a native class when compiled), which
 compares, hashes, prints, pickles, copies and is replaced by its fields, the same in both
 builds (docs/decisions.md, "A native State")."""
 
@@ -28,7 +28,8 @@ def values(state: gr.State) -> tuple[Any, ...]:
 def test_the_fields_are_the_constructors_arguments_in_order() -> None:
     state = dealt()
     assert gr.State._fields[:4] == ("first_player", "round", "phase", "turn")
-    assert len(gr.State._fields) == 16
+    assert gr.State._fields[-5:] == ("known", "peeks", "power", "looked", "turns")
+    assert len(gr.State._fields) == 21
     assert gr.State(*values(state)) == state
     assert gr.State(**dict(zip(gr.State._fields, values(state), strict=True))) == state
 
@@ -51,7 +52,7 @@ def test_the_repr_names_every_field_in_order() -> None:
         "State(first_player=0, round=0, phase=<Phase.DEAL: 0>, turn=-1, cards=((), (), ()), "
         "face_up=(0, 0, 0), draw_pile=(), discard_piles=((), ()), removed=(), held=None, "
         "taken_from_discard=False, filled=0, chain=False, flips_owed=(), went_out=None, "
-        "scores=())"
+        "scores=(), known=(), peeks=0, power=None, looked=None, turns=0)"
     )
 
 

@@ -24,10 +24,12 @@ __all__ = [
     "CompiledRules",
     "Line",
     "MoveMemo",
+    "PatternRule",
     "discard_variants",
     "filled_piles",
     "grid_lines",
     "move_tables",
+    "pattern_instances",
     "set_pile",
 ]
 
@@ -44,6 +46,24 @@ class Line:
     def kind(self) -> int:
         """0 for a row, 1 for a column, 2 for a diagonal (the order of rule 10.13)."""
         return ("row", "column", "diagonal").index(self.name.split(" ")[0])
+
+
+@dataclass(frozen=True, slots=True)
+class PatternRule:
+    """A scored pattern of ``scoring.patterns`` (rule 11.6), ready for the scorer."""
+
+    name: str
+    """How a breakdown names it: ``4 of a kind``, ``square``, ``adjacent columns``."""
+    size: int
+    """Cards in one instance (N of ``of_a_kind``; 4 for a square; two lines' worth)."""
+    instances: tuple[int, ...] | None
+    """The slot masks where an instance can lie (the 2x2 blocks of ``square``, the pairs
+    of adjacent full lines of ``adjacent_lines``), or ``None`` for ``of_a_kind``, whose N
+    cards may lie anywhere."""
+    score: str
+    """``points``, ``zero`` or ``minus_value``."""
+    points: int = 0
+    """What an instance scores under ``points``."""
 
 
 MEMO_LIMIT = 50_000
@@ -184,6 +204,9 @@ class CompiledRules:
     knowledge: bool = False
     """Some seat can know a face-down card (peeks, cards placed face down, powers: rule
     11.1): states then carry ``known``; off, the engine keeps it ``()`` and pays nothing."""
+    patterns: tuple[PatternRule, ...] = ()
+    """``scoring.patterns`` (rule 11.6), in their order. Empty (every ruleset of §1-10),
+    the scorer takes its path of sets alone and pays nothing more."""
     known: list[object] = field(default_factory=lambda: [None], compare=False, repr=False)
     """The last state known to be one of this ruleset's (checked, or made by ``apply``
     from one that was): the engine skips the shape check for it, which a playout would
@@ -267,6 +290,25 @@ def grid_lines(
         lines.append(("diagonal 0", tuple(r * cols + r for r in range(rows))))
         lines.append(("diagonal 1", tuple(r * cols + cols - 1 - r for r in range(rows))))
     return tuple(Line(name, members, sum(1 << s for s in members)) for name, members in lines)
+
+
+def pattern_instances(rows: int, cols: int, shape: str) -> tuple[int, ...]:
+    """The slot masks where a pattern of ``shape`` can lie in a ``rows`` x ``cols`` grid
+    (slots row-major): ``square``, every 2x2 block of adjacent slots; ``rows`` or
+    ``columns``, every pair of adjacent full lines of that kind. Top-left first."""
+    masks: list[int] = []
+    if shape == "square":
+        for row in range(rows - 1):
+            for col in range(cols - 1):
+                top = row * cols + col
+                masks.append(sum(1 << slot for slot in (top, top + 1, top + cols, top + cols + 1)))
+    elif shape == "rows":
+        line = (1 << cols) - 1
+        masks += [(line << row * cols) | (line << (row + 1) * cols) for row in range(rows - 1)]
+    else:
+        column = sum(1 << row * cols for row in range(rows))
+        masks += [(column << col) | (column << col + 1) for col in range(cols - 1)]
+    return tuple(masks)
 
 
 def move_tables(

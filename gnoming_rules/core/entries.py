@@ -62,6 +62,8 @@ __all__ = [
     "played_move",
     "read_entry",
     "read_move",
+    "step_from_entry",
+    "step_to_entry",
 ]
 
 _SLOT_MOVES: Final[dict[str, type[Reveal | Place | Bounce | Flip]]] = {
@@ -116,6 +118,47 @@ def move_to_entry(move: PlayerMove | Reshuffle, card: Face | None = None) -> dic
     return entry
 
 
+def step_to_entry(move: Move, *, public: bool = False) -> dict[str, Any]:
+    """Any move of a game as one entry, chance events included: the one notation of a deal
+    as an entry, ``{"action": "deal", "cards": [...]}`` (a reshuffle's form; a record
+    writes a deal as its round's ``deal`` field instead), and every other move as
+    :func:`move_to_entry` writes it, without a card claim. ``public`` leaves a deal's or a
+    reshuffle's cards out: what the whole table sees of it (a public record's reshuffle
+    names none). :func:`step_from_entry` reads it back.
+
+    Example::
+
+        >>> import gnoming_rules as gr
+        >>> from gnoming_rules.core.entries import step_to_entry
+        >>> step_to_entry(gr.Deal((3, 1, 2)))
+        {'action': 'deal', 'cards': [3, 1, 2]}
+        >>> step_to_entry(gr.Deal((3, 1, 2)), public=True)
+        {'action': 'deal'}
+    """
+    if isinstance(move, (Deal, Reshuffle)):
+        if public:
+            return {"action": move.action}
+        return {"action": move.action, "cards": list(move.cards)}
+    return move_to_entry(move)
+
+
+def step_from_entry(
+    entry: Mapping[str, Any], players: int | None = None, *, piles: int = 2
+) -> Move:
+    """The move of a :func:`step_to_entry` entry: a deal's (its cards as they are, for the
+    engine to judge, as a record's ``deal``), else :func:`move_from_entry`'s, which raises
+    :class:`~gnoming_rules.core.errors.RecordError` (``bad-record``) naming the field."""
+    if entry.get("action") == "deal":
+        cards = entry.get("cards")
+        if not isinstance(cards, list):
+            raise RecordError("bad-record", "cards: a deal's entry lists its cards")
+        extra = sorted(set(entry) - {"action", "cards"})
+        if extra:
+            raise RecordError("bad-record", f"{extra[0]}: a deal's entry has no such field")
+        return Deal(tuple(cards))
+    return move_from_entry(entry, players, piles=piles)
+
+
 _SHOWS_HELD: Final = frozenset({Draw, Place, Bounce})
 _SHOWS_SLOT: Final = frozenset({Reveal, Flip})
 """The moves whose card is the one then held, and those whose card is in their slot: one
@@ -140,6 +183,9 @@ def card_claim(move: Move, after: State, before: State | None = None) -> Face | 
         if shown == EMPTY and before is not None:
             return before.cards[seat][slot]
         return shown
+    if kind is Peek:  # the card the peeking seat looked at (rule 11.1), still in its slot
+        peek: Peek = move  # type: ignore[assignment]
+        return after.cards[peek.seat][peek.slot]
     return None
 
 
@@ -275,7 +321,19 @@ def read_move(
             if 0 <= index < len(discards) - (pile is not None):
                 return discards[index]
         return Discard(player, pile)
+    if action == "pass":
+        return Pass(player)
+    if action == "knock":
+        return Knock(player)
     slot: int = entry["slot"]
+    if action in ("peek", "swap"):  # rule 11: a target seat, which must exist
+        target: int | None = entry.get("target")
+        if target is not None and target >= players:
+            return Malformed("target", f"seat {target} does not exist ({seats_text(players)})")
+        if action == "peek":
+            return Peek(player, slot, target)
+        assert target is not None  # (the swap's form requires it)
+        return Swap(player, slot, target, entry["target_slot"])
     if table is not None:
         shared = table.slot_moves[action]
         if player < len(shared) and 0 <= slot < len(shared[player]):

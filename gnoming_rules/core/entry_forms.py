@@ -37,22 +37,39 @@ __all__ = [
     "DrawEntry",
     "FlipEntry",
     "Int64",
+    "KnockEntry",
     "MoveEntry",
+    "PassEntry",
+    "PeekEntry",
     "Pile",
     "PlaceEntry",
     "PublicDrawEntry",
     "PublicFlipEntry",
     "PublicMoveEntry",
+    "PublicPeekEntry",
     "PublicReshuffleEntry",
     "PublicRevealEntry",
     "ReshuffleEntry",
     "RevealEntry",
     "Seat",
+    "SwapEntry",
     "checked_entry",
     "field_problem",
 ]
 
-ACTIONS = ("reveal", "draw", "place", "bounce", "discard", "flip", "reshuffle")
+ACTIONS = (
+    "reveal",
+    "draw",
+    "place",
+    "bounce",
+    "discard",
+    "flip",
+    "reshuffle",
+    "peek",
+    "swap",
+    "pass",
+    "knock",
+)
 """The ``action`` names of the record format, in its table's order."""
 
 FACE_PATTERN = "^[A-Z][A-Z0-9]{0,2}$"
@@ -141,6 +158,40 @@ class _Reshuffle(TypedDict):
     action: Literal["reshuffle"]
 
 
+class _Peek(TypedDict):
+    action: Literal["peek"]
+    player: Seat
+    slot: Int64
+    target: NotRequired[Seat | None]
+
+
+class SwapEntry(TypedDict):
+    """swap: the player's slot and the target seat's target_slot change places (rule 11.4)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["swap"]
+    player: Seat
+    slot: Int64
+    target: Seat
+    target_slot: Int64
+
+
+class PassEntry(TypedDict):
+    """pass: the player declines the power open to them, or the swap after a look (11.4)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["pass"]
+    player: Seat
+
+
+class KnockEntry(TypedDict):
+    """knock: instead of drawing, the player ends the round after one more lap (11.5)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["knock"]
+    player: Seat
+
+
 # --- full records: ``card`` is an optional claim --------------------------------------------
 
 
@@ -194,6 +245,14 @@ class FlipEntry(_Flip):
     card: NotRequired[CardFace | None]
 
 
+class PeekEntry(_Peek):
+    """peek: the player looks at a face-down card, their own or the target seat's (rules
+    11.2, 11.4); card is the face the peeking seat saw."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    card: NotRequired[CardFace | None]
+
+
 class ReshuffleEntry(_Reshuffle):
     """reshuffle: the new draw pile, top first (rule 8.7)."""
 
@@ -202,7 +261,17 @@ class ReshuffleEntry(_Reshuffle):
 
 
 MoveEntry = Annotated[
-    RevealEntry | DrawEntry | PlaceEntry | BounceEntry | DiscardEntry | FlipEntry | ReshuffleEntry,
+    RevealEntry
+    | DrawEntry
+    | PlaceEntry
+    | BounceEntry
+    | DiscardEntry
+    | FlipEntry
+    | ReshuffleEntry
+    | PeekEntry
+    | SwapEntry
+    | PassEntry
+    | KnockEntry,
     Field(discriminator="action"),
 ]
 """One entry of a round's ``moves``, as a plain dict checked by pydantic."""
@@ -238,6 +307,12 @@ class PublicReshuffleEntry(_Reshuffle):
     __pydantic_config__ = _STRICT  # type: ignore[misc]
 
 
+class PublicPeekEntry(_Peek):
+    """peek in a public record: no card, since only the peeking seat saw it (11.1)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+
+
 PublicMoveEntry = Annotated[
     PublicRevealEntry
     | PublicDrawEntry
@@ -245,7 +320,11 @@ PublicMoveEntry = Annotated[
     | BounceEntry
     | DiscardEntry
     | PublicFlipEntry
-    | PublicReshuffleEntry,
+    | PublicReshuffleEntry
+    | PublicPeekEntry
+    | SwapEntry
+    | PassEntry
+    | KnockEntry,
     Field(discriminator="action"),
 ]
 """One entry of a public record's ``moves``: a card is named wherever one became visible

@@ -12,15 +12,16 @@ The tree (modelled on httpx's ``_exceptions.py``)::
     |   +-- PileError             ... because its pile does not fit it (wrong-pile)
     |   +-- DealError             ... because it is a deal that is not the deck (not-the-deck)
     +-- UsageError                the API called with something it cannot work with
-        +-- LayoutError           the scorer given something that is not a layout
+    |   +-- LayoutError           the scorer given something that is not a layout
+    +-- Refusal                   a request the server refuses (``gnoming serve``; ``rule``)
 
 Every error carries a stable ``code`` and a one-line ``message`` that says what was wrong
 and, where it helps, what was allowed; ``str(error)`` is ``"code: message"``. The codes
 are typed: :data:`VerdictCode` lists those of a record's verdict (docs/record-format.md), grouped
 into :data:`InputCode` (exit status 2), :data:`RuleCode` (the engine's refusals) and
 :data:`ClaimCode` (a false claim of the record); :data:`LibraryCode` lists the library's
-own. :data:`ERROR_CODES` and :data:`LIBRARY_CODES` are the same lists as tuples, which the
-docs and the tests read.
+own, and :data:`ServerCode` the server's. :data:`ERROR_CODES`, :data:`LIBRARY_CODES` and
+:data:`SERVER_CODES` are the same lists as tuples, which the docs and the tests read.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ LibraryCode: TypeAlias = Literal[
     "missing-extra",
     "dask-unavailable",
     "worker-crashed",
+    "no-public-form",
 ]
 """The library's own codes: ``bad-ruleset`` (:class:`RulesetError`), ``bad-state``
 (:class:`StateError`), ``bad-yaml`` (:class:`UnreadableYamlError`), the engine's
@@ -91,8 +93,37 @@ chance decides or after the game), ``bot-stuck`` (``play_game``: the game did no
 (``gnoming stats --out`` given a file kind it does not write), ``missing-extra`` and
 ``dask-unavailable`` (an optional extra that is not installed, or a Dask scheduler that
 cannot be reached); ``worker-crashed`` is the verdict code of a record whose validation
-crashed a worker process (:mod:`gnoming_rules.corpus.distributed`)."""
-ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode]
+crashed a worker process (:mod:`gnoming_rules.corpus.distributed`); ``no-public-form``
+(``redact``: a record under ``play.placed: down``, whose public form this version does not
+write yet, rather than name a card only one seat saw)."""
+ServerCode: TypeAlias = Literal[
+    "bad-json",
+    "bad-request",
+    "too-large",
+    "unknown-table",
+    "seat-taken",
+    "bad-message",
+    "bad-hello",
+    "bad-token",
+    "bad-sequence",
+    "bad-move",
+    "wrong-seat",
+    "spectator",
+    "flood",
+    "not-stored",
+]
+"""The server's own codes (``gnoming serve``, a :class:`Refusal`): ``bad-json`` (a body or
+message that is not JSON), ``bad-request`` (a new table's request, naming the field),
+``too-large`` (a body or message over the limit), ``unknown-table``, ``seat-taken`` (a
+seat taken, or a bot's), ``bad-message`` (a message that is not one the socket takes),
+``bad-hello`` (no hello, or not first), ``bad-token`` (no seat has that token),
+``bad-sequence`` (a move's ``seq`` out of order), ``bad-move`` (not a move entry, or a
+reshuffle), ``wrong-seat`` (a move for another seat), ``spectator`` (a spectator's move),
+``flood`` (too many messages) and ``not-stored`` (the database failed: nothing was
+applied). A refusal may also carry a code listed above: ``bad-seat`` and ``bot-stuck``
+(:data:`LibraryCode`), a ruleset's ``unknown-ruleset`` or ``bad-ruleset``, or the code and
+rule of a move the rules refuse (:data:`RuleCode`)."""
+ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode, ServerCode]
 """Every code, of any error."""
 
 ERROR_CODES: Final[tuple[VerdictCode, ...]] = get_args(VerdictCode)
@@ -101,6 +132,8 @@ INPUT_ERROR_CODES: Final[frozenset[InputCode]] = frozenset(get_args(InputCode))
 """Codes for input that is not a playable record: exit status 2 (docs/record-format.md)."""
 LIBRARY_CODES: Final[tuple[LibraryCode, ...]] = get_args(LibraryCode)
 """The library's own codes, beside the verdict's."""
+SERVER_CODES: Final[tuple[ServerCode, ...]] = get_args(ServerCode)
+"""The server's own codes, beside the library's."""
 
 
 class GnomingError(Exception):
@@ -273,6 +306,19 @@ class UsageError(GnomingError, ValueError):
     (``no-player-to-move``), bots that never finish a game (``bot-stuck``)."""
 
 
+class Refusal(GnomingError):
+    """A request the server (``gnoming serve``) refuses; nothing changed. ``code`` is
+    stable (:data:`ServerCode`, or the library's code it passes on), and ``rule`` is the
+    rule's number for a move the rules refuse (``None`` otherwise). The HTTP and WebSocket
+    answers are made of these three fields (docs/server.md)."""
+
+    rule: str | None
+
+    def __init__(self, code: ErrorCode, message: str, rule: str | None = None) -> None:
+        super().__init__(code, message)
+        self.rule = rule
+
+
 class LayoutError(UsageError):
     """A layout given to the scorer that is not one (code ``bad-layout``).
 
@@ -402,6 +448,7 @@ __all__ = [
     "INPUT_ERROR_CODES",
     "LIBRARY_CODES",
     "MAX_PROBLEMS",
+    "SERVER_CODES",
     "ClaimCode",
     "DealError",
     "DuplicateKeyError",
@@ -414,8 +461,10 @@ __all__ = [
     "PileError",
     "RecordError",
     "RecordProblem",
+    "Refusal",
     "RuleCode",
     "RulesetError",
+    "ServerCode",
     "StateError",
     "UnreadableYamlError",
     "UsageError",

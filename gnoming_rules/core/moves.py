@@ -104,6 +104,12 @@ class Peek:
     slot: int
     target: int | None = None
 
+    def __post_init__(self) -> None:
+        """``Peek(p, s, p)`` is ``Peek(p, s)``: one's own card has one spelling."""
+        target: object = self.target
+        if type(target) is int and type(self.player) is int and target == self.player:
+            object.__setattr__(self, "target", None)
+
     @property
     def seat(self) -> int:
         """The seat whose card is looked at."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -27,8 +28,10 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import (
     BaseModel,
     BeforeValidator,
+    Discriminator,
     Field,
     PlainSerializer,
+    Tag,
     ValidationError,
     field_validator,
     model_validator,
@@ -37,9 +40,11 @@ from pydantic import (
 from .cards import HAZARD, MULLIGAN, Face, sorted_faces
 from .compiled import (
     CompiledRules,
+    PatternRule,
     discard_variants,
     grid_lines,
     move_tables,
+    pattern_instances,
 )
 from .errors import (
     INT64_MAX,
@@ -64,9 +69,11 @@ __all__ = [
     "Layout",
     "MulliganRules",
     "NumberFace",
+    "Pattern",
     "Players",
     "Ruleset",
     "ScoreValue",
+    "ScoringRules",
     "merge_patch",
     "option_defaults",
     "ruleset_from_data",
@@ -397,6 +404,91 @@ class GameRules(StrictModel):
     )
 
 
+class OfAKind(StrictModel):
+    """``of_a_kind: N``: any N matching cards anywhere in one layout (rule 11.6)."""
+
+    of_a_kind: int = Field(ge=2, le=INT64_MAX, description="Cards in one instance (2 or more).")
+
+
+class AdjacentLines(StrictModel):
+    """``adjacent_lines: columns``: two adjacent full columns (or rows) all matching (11.6)."""
+
+    adjacent_lines: Literal["rows", "columns"] = Field(description="The kind of line.")
+
+
+class Points(StrictModel):
+    """``points: P``: the instance's cards together score P (rule 11.6)."""
+
+    points: ScoreValue = Field(description="What the instance's cards score together.")
+
+
+def _shape_tag(value: Any) -> str | None:
+    """Which form of shape ``value`` is (given as data, or as a model when dumped)."""
+    if isinstance(value, OfAKind | AdjacentLines):
+        return "of_a_kind" if isinstance(value, OfAKind) else "adjacent_lines"
+    if value == "square":
+        return "square"
+    if isinstance(value, Mapping) and len(value) == 1:
+        key = next(iter(value))
+        if key in ("of_a_kind", "adjacent_lines"):
+            return str(key)
+    return None
+
+
+def _score_tag(value: Any) -> str | None:
+    """Which form of score ``value`` is (given as data, or as a model when dumped)."""
+    if isinstance(value, Points):
+        return "points"
+    if value in ("zero", "minus_value"):
+        return "word"
+    if isinstance(value, Mapping) and list(value) == ["points"]:
+        return "points"
+    return None
+
+
+PatternShape = Annotated[
+    Annotated[OfAKind, Tag("of_a_kind")]
+    | Annotated[AdjacentLines, Tag("adjacent_lines")]
+    | Annotated[Literal["square"], Tag("square")],
+    Discriminator(
+        _shape_tag,
+        custom_error_type="pattern_shape",
+        custom_error_message="a shape is square, {of_a_kind: N} or {adjacent_lines: rows|columns}",
+    ),
+]
+"""A pattern's shape (rule 11.6)."""
+PatternScore = Annotated[
+    Annotated[Points, Tag("points")] | Annotated[Literal["zero", "minus_value"], Tag("word")],
+    Discriminator(
+        _score_tag,
+        custom_error_type="pattern_score",
+        custom_error_message="a score is {points: P}, zero or minus_value",
+    ),
+]
+"""What a pattern's instance scores (rule 11.6)."""
+
+
+class Pattern(StrictModel):
+    """A scored pattern (rule 11.6): its ``shape`` and its ``score``, as a house rule writes
+    it: ``{shape: {adjacent_lines: columns}, score: {points: -20}}``."""
+
+    shape: PatternShape
+    score: PatternScore
+
+
+class ScoringRules(StrictModel):
+    """What a layout scores besides the sets of §8/10 (rule 11.6)."""
+
+    patterns: tuple[Pattern, ...] = option(
+        "Scored patterns, checked in this order on the final layout before the sets: each "
+        "a shape (square, {of_a_kind: N}, {adjacent_lines: rows|columns}) and a score "
+        "({points: P}, zero, minus_value).",
+        "11.6",
+        default=(),
+        strict=False,  # a list, as JSON and YAML write it
+    )
+
+
 class Ruleset(StrictModel):
     """A resolved ruleset: the deck and every rule toggle, as the engine plays them.
 
@@ -445,6 +537,7 @@ class Ruleset(StrictModel):
         default=True,
     )
     round_end: RoundEnd = Field(default_factory=RoundEnd)
+    scoring: ScoringRules = Field(default_factory=ScoringRules)
 
     @field_validator("powers")
     @classmethod
@@ -466,6 +559,7 @@ class Ruleset(StrictModel):
             )
         _check_family(self)
         _check_knowledge(self)
+        _check_patterns(self)
         piles = self.discard.piles
         spare = piles + self.deck.hazards
         needed = self.players.max * slots + spare
@@ -608,6 +702,47 @@ def _check_knowledge(ruleset: Ruleset) -> None:
             raise ValueError(f"powers: face {face} is not in the deck (deck.numbers, deck.named)")
 
 
+MAX_WILD_CHOICES: Final = 4096
+"""Most choices of wild mulligans the referee weighs for a layout under scoring patterns
+(rule 11.8: one choice for sets and patterns), as many as the sets alone weigh at most
+(2 ** 12 groups of lines): a ruleset whose layouts could need more is refused at load."""
+
+
+def wild_choices(mulligans: int, limit: int) -> int:
+    """How many sets of at most ``limit`` of ``mulligans`` mulligans could be wild."""
+    return sum(math.comb(mulligans, k) for k in range(min(limit, mulligans) + 1))
+
+
+def _check_patterns(ruleset: Ruleset) -> None:
+    """Refuse the scoring patterns that cannot be played (rules 11.6, 11.8 "Loading"),
+    each naming the field."""
+    patterns = ruleset.scoring.patterns
+    if not patterns:
+        return
+    if ruleset.sets.score == "remove":
+        raise ValueError(
+            "scoring.patterns: refused with sets.score remove (lines leave the layout as "
+            "they complete, so no final layout holds them; rule 11.6)"
+        )
+    for index, pattern in enumerate(patterns):
+        if pattern.score == "minus_value" and ruleset.sets.cards == "any":
+            raise ValueError(
+                f"scoring.patterns.{index}.score: minus_value is refused with sets.cards any "
+                "(a pattern of -2s would score +2, as rule 10.3 refuses for sets); choose "
+                "zero or points"
+            )
+    slots = ruleset.layout.rows * ruleset.layout.cols
+    mulligans = min(slots, ruleset.deck.mulligans)
+    choices = wild_choices(mulligans, ruleset.mulligan.max_face_up)
+    if choices > MAX_WILD_CHOICES:
+        raise ValueError(
+            f"scoring.patterns: with up to {mulligans} mulligans in a layout and "
+            f"mulligan.max_face_up {ruleset.mulligan.max_face_up}, the referee would weigh "
+            f"{choices:,} choices of wild mulligans for one layout, more than the "
+            f"{MAX_WILD_CHOICES:,} it allows; lower mulligan.max_face_up or deck.mulligans"
+        )
+
+
 def _at_default(
     model: BaseModel, data: dict[str, Any], keep: tuple[str, ...] = ()
 ) -> dict[str, Any]:
@@ -738,7 +873,22 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         discard_options=tables[4],
         place_options=tables[5],
         discard_variants=discard_variants(piles),
+        patterns=tuple(_pattern_rule(pattern, rows, cols) for pattern in ruleset.scoring.patterns),
     )
+
+
+def _pattern_rule(pattern: Pattern, rows: int, cols: int) -> PatternRule:
+    """The compiled form of one scoring pattern (rule 11.6)."""
+    shape, score = pattern.shape, pattern.score
+    points = score.points if isinstance(score, Points) else 0
+    kind = "points" if isinstance(score, Points) else score
+    if isinstance(shape, OfAKind):
+        return PatternRule(f"{shape.of_a_kind} of a kind", shape.of_a_kind, None, kind, points)
+    if isinstance(shape, AdjacentLines):
+        size = 2 * (cols if shape.adjacent_lines == "rows" else rows)
+        masks = pattern_instances(rows, cols, shape.adjacent_lines)
+        return PatternRule(f"adjacent {shape.adjacent_lines}", size, masks, kind, points)
+    return PatternRule("square", 4, pattern_instances(rows, cols, "square"), kind, points)
 
 
 def _piles_words(piles: int) -> str:
@@ -842,7 +992,10 @@ def validation_problems(error: ValidationError, label: str) -> list[RulesetProbl
     """Every problem of a pydantic error, each with its field path (``layout.rows``)."""
     found = []
     for problem in error.errors(include_url=False):
-        location = field_path(problem["loc"], brackets=False)
+        # (a tagged union, a pattern's shape or score, repeats its tag: shape.of_a_kind...)
+        given = problem["loc"]
+        loc = [part for i, part in enumerate(given) if not i or part != given[i - 1]]
+        location = field_path(loc, brackets=False)
         if problem["type"] == "value_error":
             message = str(problem["ctx"]["error"]) if "ctx" in problem else problem["msg"]
             path, _, rest = message.partition(": ")

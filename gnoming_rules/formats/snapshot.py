@@ -25,9 +25,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..core.cards import EMPTY, HIDDEN, Face, sorted_faces
-from ..core.engine import game_over
 from ..core.errors import StateError
 from ..core.fields import FieldReader
+from ..core.rules.round_end import game_over
 from ..core.ruleset import MAX_PILES, MAX_PLAYERS, MAX_ROUNDS, Ruleset
 from ..core.state import Phase, State
 
@@ -38,7 +38,7 @@ MAX_SLOTS: Final = 25
 """The largest layout a ruleset allows (5x5)."""
 
 _KNOWLEDGE: Final = ("known", "peeks", "power", "looked", "turns")
-"""The state's fields of RULES §11, optional in a saved state: one saved before them
+"""The state's fields of rules 11.1-11.8, optional in a saved state: one saved before them
 holds none, and reads as a state of §1-10 rules (their defaults)."""
 _FIELDS: Final = ("format", *(name for name in State._fields if name not in _KNOWLEDGE))
 POWERS: Final = ("peek_own", "peek_other", "swap_blind", "look_and_swap", "swap")
@@ -212,7 +212,7 @@ def _course(
 def _knowledge(
     read: FieldReader, fields: Mapping[str, object], players: int, size: int
 ) -> dict[str, Any]:
-    """The fields of RULES §11, each at its default when absent: who knows each face-down
+    """The fields of rules 11.1-11.8, each at its default when absent: who knows each face-down
     card (per seat, per slot, the knowing seats), the setup peeks made, the power open,
     the card ``look_and_swap`` looked at, the turns completed."""
     found: dict[str, Any] = {}
@@ -278,7 +278,11 @@ def _check_consistent(read: FieldReader, state: State, cards: str = "cards") -> 
         for slot, card in enumerate(layout):
             if card == EMPTY and not state.face_up[seat] >> slot & 1:
                 read.fail(f"face_up[{seat}]", f"the empty slot {slot} counts as face up (10.6)")
-    if state.filled and state.face_up[state.turn] & state.filled != state.filled:
+    if (
+        state.filled
+        and not state.known  # (under play.placed: down the slot lies face down, 11.3)
+        and state.face_up[state.turn] & state.filled != state.filled
+    ):
         read.fail("filled", "every slot filled this turn is face up")
     if state.chain and phase is not Phase.BOUNCE:
         read.fail("chain", f"no bounce chain runs in the {name} phase")
@@ -287,6 +291,42 @@ def _check_consistent(read: FieldReader, state: State, cards: str = "cards") -> 
     if phase is Phase.RESHUFFLE and state.draw_pile:
         pile = "draw_pile" if cards == "cards" else "draw_pile_size"
         read.fail(pile, "a reshuffle is due only when the draw pile is empty")
+    _check_knowledge(read, state, name)
+
+
+def _check_knowledge(read: FieldReader, state: State, name: str) -> None:
+    """The fields of rules 11.1-11.8 agree with the rest: a known mask for each slot, set only
+    on face-down slots (a face-up card is everyone's, 11.1); a power only in the power
+    phase, ``swap`` only with the card looked at (11.4); setup peeks only in the peek
+    phase (11.2)."""
+    phase = state.phase
+    if state.known:
+        if len(state.known) != state.players:
+            read.fail("known", f"must be empty or hold one layout per seat ({state.players})")
+        for seat, masks in enumerate(state.known):
+            if len(masks) != len(state.cards[seat]):
+                read.fail(
+                    f"known[{seat}]", f"must hold one entry per slot ({len(state.cards[seat])})"
+                )
+            for slot, mask in enumerate(masks):
+                if mask and state.face_up[seat] >> slot & 1:
+                    read.fail(
+                        f"known[{seat}][{slot}]",
+                        "a face-up (or empty) slot is known to every seat: list no seat",
+                    )
+    if (phase is Phase.POWER) != (state.power is not None):
+        wanted = "a power must" if phase is Phase.POWER else "no power may"
+        read.fail("power", f"{wanted} be open in the {name} phase")
+    if (state.power == "swap") != (state.looked is not None):
+        read.fail("looked", "names the card looked at exactly when the power is swap (11.4)")
+    if state.looked is not None:
+        target, slot = state.looked
+        if target == state.turn or slot >= len(state.cards[target]):
+            read.fail("looked", "must be a slot of another seat's layout (11.8)")
+        if state.cards[target][slot] == EMPTY:
+            read.fail("looked", "an empty slot cannot be looked at (11.8)")
+    if state.peeks and phase is not Phase.PEEK:
+        read.fail("peeks", f"must be 0 in the {name} phase")
 
 
 def _piles(read: FieldReader, value: object) -> Sequence[object]:
@@ -304,6 +344,19 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
     players = state.players
     if not rules.remove_lines and any(EMPTY in layout for layout in state.cards):
         read.fail(cards, "an empty slot needs sets.score remove (rule 10.6)")
+    if state.known and not rules.knowledge:
+        read.fail("known", "no seat can know a face-down card under these rules (rule 11.1)")
+    if state.phase is Phase.PEEK and not rules.peek_at_start:
+        read.fail("phase", "a peek phase needs layout.peek_at_start (rule 11.2)")
+    if state.peeks and state.peeks >= rules.peek_at_start:
+        read.fail("peeks", f"fewer than layout.peek_at_start ({rules.peek_at_start}) made")
+    power = state.power
+    if power is not None and power not in (
+        ("look_and_swap",) if power == "swap" else rules.powers.values()
+    ):
+        read.fail("power", f"{power!r} is none of the ruleset's powers (rule 11.4)")
+    if state.turns and not rules.knock:
+        read.fail("turns", "turns are counted only under round_end.knock (rule 11.5)")
     if not rules.min_players <= players <= rules.max_players:
         read.fail(
             cards,
