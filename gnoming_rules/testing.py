@@ -39,7 +39,7 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
     raise missing_extra(missing, "testing") from None
 
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
-from .core.engine import apply, legal_moves, new_game, sample_chance
+from .core.engine import legal_moves, new_game
 from .core.errors import RulesetError
 from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from .core.ruleset import Ruleset, merge_patch
@@ -47,6 +47,7 @@ from .core.state import State, below_tops
 from .formats.record import Record, RecordFormat, dump_record
 from .formats.rulesets import bundled_rulesets, load_ruleset
 from .play.bots import default_names
+from .play.loop import play_out
 from .play.recorder import Recorder
 
 __all__ = [
@@ -244,8 +245,16 @@ def _declared_values(annotation: Any) -> st.SearchStrategy[Any]:
         return st.sampled_from(args)
     if annotation is bool:
         return st.booleans()
+    if origin is tuple and isinstance(args[0], type) and issubclass(args[0], BaseModel):
+        return st.lists(_declared_values(args[0]), min_size=1, max_size=3).map(tuple)
     if origin is tuple:
         return st.lists(_declared_values(args[0]), min_size=1, unique=True).map(tuple)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        # a model inside an option (a scoring pattern, rule 11.6): each field as declared,
+        # a count from its lower bound up (of_a_kind: 2 to 8)
+        return st.fixed_dictionaries(
+            {key: _field_values(field) for key, field in annotation.model_fields.items()}
+        )
     if origin in (Union, UnionType):
         return st.one_of(*(_declared_values(arg) for arg in args))
     if annotation is type(None):
@@ -257,6 +266,15 @@ def _declared_values(annotation: Any) -> st.SearchStrategy[Any]:
     raise TypeError(f"no values drawn for an option of type {annotation!r}")
 
 
+def _field_values(field: Any) -> st.SearchStrategy[Any]:
+    """The values of a model's field: a count (a lower bound of 0 or more) from its bound
+    up a little, else as its type allows."""
+    low = next((m.ge for m in field.metadata if getattr(m, "ge", None) is not None), None)
+    if low is not None and low >= 0:
+        return st.integers(low, low + 6)
+    return _declared_values(field.annotation)
+
+
 def _playable_family(patch: dict[str, Any]) -> dict[str, Any]:
     """``patch`` without the Golf-family options whose combination the loader refuses
     (rule 10.11): each refusal names its field, which is then left at its default."""
@@ -266,6 +284,7 @@ def _playable_family(patch: dict[str, Any]) -> dict[str, Any]:
         except RulesetError as error:
             field = error.problems[0].path if error.problems else ""
             group, _, key = field.partition(".")
+            key = key.partition(".")[0]  # scoring.patterns.0.score: the option patterns
             if group not in patch or not key or key not in patch[group]:
                 return patch
             if (group, key) not in {path for path, _ in _family_options()}:
@@ -440,18 +459,22 @@ class PlayedGame:
 def play_randomly(setup: GameSetup, rng: random.Random, max_moves: int | None = None) -> PlayedGame:
     """Play a game from ``setup``: chance events and legal moves drawn uniformly from ``rng``."""
     rules = setup.ruleset
-    state = setup.new_game()
+    start = setup.new_game()
     moves: list[Move] = []
-    states = [state]
-    while not state.is_over and (max_moves is None or len(moves) < max_moves):
-        move: Move
-        if state.is_chance:
-            move = sample_chance(rules, state, rng)
-        else:
-            move = rng.choice(legal_moves(rules, state))
-        state = apply(rules, state, move)
+    states = [start]
+
+    def hook(_before: State, move: Move, after: State) -> None:
         moves.append(move)
-        states.append(state)
+        states.append(after)
+
+    play_out(
+        rules,
+        start,
+        rng,
+        lambda state: rng.choice(legal_moves(rules, state)),
+        hook=hook,
+        limit=max_moves,
+    )
     return PlayedGame(setup, tuple(moves), tuple(states))
 
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gnoming_rules as gr
-from gnoming_rules.adapters.actions import action_space, pile_count
+from gnoming_rules.adapters.actions import action_space, extra_blocks, pile_count
 from gnoming_rules.core.engine import is_legal
 from gnoming_rules.testing import PlayedGame, played_games
 
@@ -119,4 +119,15 @@ def test_a_mask_is_a_fresh_array() -> None:
 def test_every_bundled_ruleset_has_a_space_of_the_formula(name: str) -> None:
     rules = gr.load_ruleset(name)
     space = action_space(rules)
-    assert space.size == 4 * rules.slots + 2 * pile_count(rules) + 2
+    slots, seats = rules.slots, rules.players.max
+    block_sizes = {  # the module's table of the blocks of rule 11
+        "peek": slots,
+        "peek_at": seats * slots,
+        "swap": slots * seats * slots,
+        "pass": 1,
+        "knock": 1,
+    }
+    extra = sum(block_sizes[block] for block in extra_blocks(rules))
+    assert space.size == 4 * slots + 2 * pile_count(rules) + 2 + extra
+    if not (rules.compiled.knowledge or rules.compiled.knock or rules.compiled.powers):
+        assert extra == 0  # a ruleset of rules 1-10 keeps its space

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 import gnoming_rules as gr
 from gnoming_rules.adapters import encoding
 from gnoming_rules.adapters.encoding import Encoder, total_bound
+from gnoming_rules.core.cards import EMPTY
 from gnoming_rules.play.observation import Observation, observe
 from gnoming_rules.testing import PlayedGame, played_games
 
@@ -32,9 +33,15 @@ def decoded_layouts(encoder: Encoder, vector: np.ndarray) -> list[tuple[gr.Face 
         if not seat_cells.any():
             layouts.append(())
             continue
-        assert (seat_cells.sum(axis=1) == 1).all()
+        sums = seat_cells.sum(axis=1)
+        assert ((sums == 1) | (sums == 0)).all()  # an empty slot (10.6) is all zeros
         hot = seat_cells.argmax(axis=1)
-        layouts.append(tuple(None if i == f else encoder.faces[i] for i in hot))
+        layouts.append(
+            tuple(
+                EMPTY if not total else None if i == f else encoder.faces[i]
+                for i, total in zip(hot, sums, strict=True)
+            )
+        )
     return layouts
 
 

@@ -1,6 +1,11 @@
 """Full records and their public form: the verdict on ``redact(full)``
 agrees with the verdict on ``full`` as RECORD.md's last bullet says, over random games of
-every bundled variant (and random variants), valid and broken by a rule."""
+every bundled variant (and random variants), valid and broken by a rule.
+
+Records under ``play.placed: down`` (rule 11.3: four-card-golf, cabo-like) have no public
+form yet: ``redact`` refuses them with ``no-public-form`` (docs/decisions.md), and these
+properties check that refusal for them. The same rulesets with cards placed face up
+(peeks, powers and knocks, rules 11.2, 11.4, 11.5) convert like any other."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -19,18 +25,28 @@ from strategies import (
     record_game,
     removing_rulesets,
     rulesets,
+    variant,
 )
 
 import gnoming_rules as gr
 from gnoming_rules.core import move_from_entry
 from gnoming_rules.core.entries import move_to_entry
-from gnoming_rules.core.errors import INPUT_ERROR_CODES
+from gnoming_rules.core.errors import INPUT_ERROR_CODES, UsageError
 from gnoming_rules.formats.record import PublicRecord, Record, dump_record, parse_record
+from gnoming_rules.formats.rulesets import bundled_rulesets
 from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
-from gnoming_rules.referee.validate import Verdict
+from gnoming_rules.referee.validate import Verdict, replay_record
 
-SOME_RULES = bundled_variants() | rulesets() | removing_rulesets()
+PLACED_UP = [
+    variant(gr.load_ruleset(name), {"play": {"placed": "up"}})
+    for name in bundled_rulesets()
+    if gr.load_ruleset(name).compiled.placed_down
+]
+"""The bundled rulesets of rule 11.3 with cards placed face up: setup peeks, powers and
+knocking (rules 11.2, 11.4, 11.5) in records that have a public form."""
+
+SOME_RULES = bundled_variants() | rulesets() | removing_rulesets() | st.sampled_from(PLACED_UP)
 NOT_A_RULE = INPUT_ERROR_CODES | {
     "card-mismatch",
     "bad-reshuffle",
@@ -56,6 +72,21 @@ def public_form(full: Record) -> PublicRecord:
     return back
 
 
+def has_no_public_form(full: Record) -> bool:
+    """True when ``full`` plays under ``play.placed: down``, having checked that ``redact``
+    refuses it with ``no-public-form``: the public form of such a record is not written yet
+    (docs/decisions.md), since its deck draws and face-down plays were seen by one seat only.
+    These bundled rulesets are drawn on purpose, so that the refusal stays checked."""
+    rules = replay_record(full).ruleset
+    if rules is None or not rules.compiled.placed_down:
+        return False
+    with pytest.raises(UsageError) as refused:
+        redact(full)
+    assert refused.value.code == "no-public-form"
+    event("placed: down, no public form yet")
+    return True
+
+
 def same_game(full: Verdict, public: Verdict) -> None:
     assert public.information == "public" and full.information == "full"
     assert public.to_dict()["information"] == "public" and "information" not in full.to_dict()
@@ -73,6 +104,8 @@ def test_a_valid_full_record_converts_to_a_valid_public_one(game: PlayedGame, cl
     full = record_game(game, claims=claims).record
     verdict = validate_record(full)
     assert verdict.valid
+    if has_no_public_form(full):
+        return
     same_game(verdict, validate_record(public_form(full)))
     event("complete" if verdict.complete else "stops early")
 
@@ -126,6 +159,8 @@ def test_a_record_refused_for_a_rule_converts_to_one_refused_alike(full: Record)
     verdict = validate_record(full)
     assume(verdict.error is not None and verdict.error.code not in NOT_A_RULE)
     assert verdict.error is not None
+    if has_no_public_form(full):
+        return
     public = validate_record(public_form(full))
     assert public.error is not None, verdict.error
     assert (public.error.code, public.error.round, public.error.move) == (

@@ -129,3 +129,74 @@ def test_the_check_finds_an_import_that_runs_upward(tmp_path: Path) -> None:
         "gnoming_rules/core/engine.py:4: core imports gnoming_rules.formats.record"
     ]
     assert (1, "gnoming_rules.formats") in _imports(root / "__init__.py", root)
+
+
+def _graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (a package by its own name)."""
+    graph: dict[str, set[str]] = {}
+    for file in sorted(root.rglob("*.py")):
+        module = ".".join(file.relative_to(root.parent).with_suffix("").parts)
+        graph[module.removesuffix(".__init__")] = {target for _, target in _imports(file, root)}
+    for module, targets in graph.items():  # `from .x import name` names module x
+        graph[module] = {t if t in graph else t.rpartition(".")[0] for t in targets} - {module}
+    return graph
+
+
+def _cycles(root: Path = PACKAGE) -> list[list[str]]:
+    """The import circles of the package: each strongly connected group of modules that
+    import one another, round or through others (Tarjan's algorithm, without recursion)."""
+    graph = _graph(root)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                elif target in stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    """No import circle inside the package, imports inside functions included (a lazy
+    import hides a circle from Python, not from the design): docs/architecture.md."""
+    assert _cycles() == []
+
+
+def test_the_check_finds_an_import_circle_through_a_function(tmp_path: Path) -> None:
+    root = tmp_path / "gnoming_rules"
+    (root / "play").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "play" / "__init__.py").write_text("from .bots import BOTS\n")
+    (root / "play" / "bots.py").write_text("def search():\n    from .search import Bot\n")
+    (root / "play" / "search.py").write_text("from .playout import run\n")
+    (root / "play" / "playout.py").write_text("from .bots import greedy\n")
+    (root / "play" / "worlds.py").write_text("from . import playout\n")
+    assert _cycles(root) == [
+        ["gnoming_rules.play.bots", "gnoming_rules.play.playout", "gnoming_rules.play.search"]
+    ]

@@ -31,10 +31,17 @@ def held_is_private(state: State) -> bool:
 
 def reshuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:
     """``state`` with every card ``seat`` cannot see dealt again at random among the places
-    no one (or only another seat) can see: face-down slots, the draw pile, a private hand."""
+    no one (or only another seat) can see: face-down slots the viewer does not know (rule
+    11.1), the draw pile, a private hand."""
+
+    def unseen(owner: int, slot: int) -> bool:  # face down, and not known to the viewer
+        return not (
+            state.knows(seat, owner, slot) if seat is not None else state.face_up[owner] >> slot & 1
+        )
+
     hidden: list[Face] = []
-    for layout, up in zip(state.cards, state.face_up, strict=True):
-        hidden += [card for slot, card in enumerate(layout) if not up >> slot & 1]
+    for owner, layout in enumerate(state.cards):
+        hidden += [card for slot, card in enumerate(layout) if unseen(owner, slot)]
     hidden += state.draw_pile
     private = held_is_private(state) and seat != state.turn
     if private:
@@ -42,9 +49,9 @@ def reshuffle_hidden(state: State, seat: int | None, rng: random.Random) -> Stat
         hidden.append(state.held)
     rng.shuffle(hidden)
     cards = []
-    for layout, up in zip(state.cards, state.face_up, strict=True):
+    for owner, layout in enumerate(state.cards):
         cards.append(
-            tuple(card if up >> slot & 1 else hidden.pop() for slot, card in enumerate(layout))
+            tuple(hidden.pop() if unseen(owner, slot) else card for slot, card in enumerate(layout))
         )
     held = hidden.pop() if private else state.held
     return state.replace(cards=tuple(cards), draw_pile=tuple(hidden), held=held)

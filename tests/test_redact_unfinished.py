@@ -11,11 +11,13 @@ from typing import Any
 from builders import STANDARD, arranged_deal, play, played_game, setup_reveals
 from hypothesis import event, given
 from hypothesis import strategies as st
-from strategies import PlayedGame, cut_mid_round, record_game
+from strategies import PlayedGame, cut_mid_round, game_setups, record_game, variant
 
 import gnoming_rules as gr
+from gnoming_rules.core.cards import EMPTY
 from gnoming_rules.core.entries import card_claim
 from gnoming_rules.formats.record import PublicRecord, parse_record
+from gnoming_rules.formats.rulesets import bundled_rulesets
 from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
 
@@ -46,12 +48,18 @@ def public_names_only_what_was_seen(game: PlayedGame, claims: bool) -> None:
         if entry["action"] in REQUIRED:
             assert "card" in entry, entry
         if "card" in entry:
-            assert entry["card"] == card_claim(move, after), (entry, move)
+            # (a card turned up that completed a line, 10.6, is read from before the move)
+            assert entry["card"] == card_claim(move, after, before), (entry, move)
         if isinstance(move, gr.Place | gr.Bounce) and not before.is_face_up(move.player, move.slot):
             assert entry.get("card") == after.held, entry
+        if isinstance(move, gr.Peek):  # only the peeking seat saw it (rule 11.1)
+            assert "card" not in entry, entry
         if after.scores != before.scores:  # this move ended its round
             ended = public.rounds[before.round]
-            assert ended.final == [list(layout) for layout in after.cards]
+            # null for a slot emptied during play (10.6), as the public form writes it
+            assert ended.final == [
+                [None if card == EMPTY else card for card in layout] for layout in after.cards
+            ]
     event(f"cut in round {final.round}, {final.phase.name}")
     verdict = validate_record(public)
     assert verdict.valid and not verdict.complete and verdict.scores == final.scores
@@ -59,6 +67,23 @@ def public_names_only_what_was_seen(game: PlayedGame, claims: bool) -> None:
 
 @given(cut_mid_round(), st.booleans())
 def test_a_record_cut_mid_round_names_only_what_was_seen(game: PlayedGame, claims: bool) -> None:
+    public_names_only_what_was_seen(game, claims)
+
+
+PLACED_UP = [
+    variant(gr.load_ruleset(name), {"play": {"placed": "up"}})
+    for name in bundled_rulesets()
+    if gr.load_ruleset(name).compiled.placed_down
+]
+"""The bundled rulesets of rule 11.3 with cards placed face up: setup peeks, powers and
+knocking (11.2, 11.4, 11.5) in records that have a public form (under ``placed: down``
+redact refuses with ``no-public-form``, docs/decisions.md)."""
+
+
+@given(cut_mid_round(game_setups(st.sampled_from(PLACED_UP))), st.booleans())
+def test_a_record_with_peeks_cut_mid_round_names_only_what_was_seen(
+    game: PlayedGame, claims: bool
+) -> None:
     public_names_only_what_was_seen(game, claims)
 
 

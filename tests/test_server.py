@@ -374,3 +374,44 @@ def test_a_move_not_stored_is_not_acknowledged_nor_applied(tmp_path: Path) -> No
             ana.send({"type": "move", "seq": 1, "move": view["legal"][0]})
             ack = ana.until("ack")
             assert ack["seq"] == 1 and not ack["duplicate"] and ack["step"] > before
+
+
+def _refusal_codes() -> set[str]:
+    """The codes written in the server's ``Refusal(...)`` calls (read from the source)."""
+    import ast
+
+    codes: set[str] = set()
+    for file in (Path(gr.__file__).parent / "server").glob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "Refusal"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                codes.add(node.args[0].value)
+    return codes
+
+
+def test_a_refusal_joins_the_error_tree_and_its_codes_are_listed_once() -> None:
+    """The server's refusals are ``GnomingError`` s; each code it writes is listed once in
+    ``core.errors`` (its own in ``ServerCode``), and docs/server.md names each of its own."""
+    from gnoming_rules.core.errors import LIBRARY_CODES, SERVER_CODES, Refusal
+    from gnoming_rules.server.table import Refusal as TableRefusal
+
+    assert TableRefusal is Refusal and issubclass(Refusal, gr.GnomingError)
+    refusal = Refusal("not-your-turn", "seat 1 is to move", "4.1")
+    assert (str(refusal), refusal.code, refusal.rule) == (
+        "not-your-turn: seat 1 is to move",
+        "not-your-turn",
+        "4.1",
+    )
+    written = _refusal_codes()
+    assert {"unknown-table", "too-large", "bad-json", "flood", "bad-seat"} <= written
+    assert written <= set(SERVER_CODES) | set(LIBRARY_CODES)
+    listed = [*gr.ERROR_CODES, *LIBRARY_CODES, *SERVER_CODES]
+    assert len(listed) == len(set(listed))
+    page = (Path(__file__).resolve().parents[1] / "docs" / "server.md").read_text(encoding="utf-8")
+    assert [code for code in SERVER_CODES if f"`{code}`" not in page] == []

@@ -16,6 +16,22 @@ discard        ``Discard(pile)``           each discard pile (4.4)
 hazard         ``Discard()``               a hazard leaves the game (6.1)
 =============  ==========================  ===========================================
 
+A ruleset with options of rules 11.1-11.8 has more blocks after these, each only where the
+ruleset has such moves (so a ruleset of §1-10 keeps its space), P = ``players.max``:
+
+=============  ==========================  ===========================================
+peek           ``Peek(slot)``              own slot: setup peeks, ``peek_own`` (11.2)
+peek_at        ``Peek(slot, target)``      P x S, by target seat then slot
+                                           (``peek_other``, ``look_and_swap``'s look)
+swap           ``Swap(slot, t, t_slot)``   S x P x S (``swap_blind``, ``look_and_swap``)
+pass           ``Pass()``                  decline a power (11.4)
+knock          ``Knock()``                 ``round_end.knock`` (11.5)
+=============  ==========================  ===========================================
+
+Seats in ``peek_at`` and ``swap`` are absolute (a move names its target seat); the
+actions aimed at the mover's own seat are never legal (``peek_at`` of oneself is the
+plain ``peek``).
+
 :meth:`ActionSpace.legal_actions` and :meth:`ActionSpace.mask` are exactly
 :func:`~gnoming_rules.engine.legal_moves`, numbered (the test suite checks it over random
 games and variants). The tables are built once per ruleset (:func:`action_space`) and
@@ -38,7 +54,19 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
 
 from ..core.engine import legal_moves
 from ..core.errors import UsageError
-from ..core.moves import Bounce, Discard, Draw, Flip, Place, PlayerMove, Reveal
+from ..core.moves import (
+    Bounce,
+    Discard,
+    Draw,
+    Flip,
+    Knock,
+    Pass,
+    Peek,
+    Place,
+    PlayerMove,
+    Reveal,
+    Swap,
+)
 from ..core.ruleset import Ruleset
 from ..core.state import State
 
@@ -66,10 +94,14 @@ class ActionSpace:
     piles: int
     """Discard piles."""
     size: int
-    """Number of actions: ``4 * slots + 2 * piles + 2``."""
+    """Number of actions: ``4 * slots + 2 * piles + 2``, and the blocks of §11."""
     names: tuple[str, ...]
     """Each action in words (``"place slot 4"``, ``"draw discard pile 1"``)."""
     _moves: tuple[tuple[PlayerMove, ...], ...] = field(repr=False)
+    seats: int = 0
+    """Seats the §11 blocks count (``players.max``)."""
+    blocks: tuple[tuple[str, int], ...] = ()
+    """The §11 blocks there are, as ``(name, first action)`` (see the module's table)."""
     _masks: dict[int, tuple[tuple[PlayerMove, ...], Mask, tuple[int, ...]]] = field(
         default_factory=dict, repr=False
     )
@@ -108,12 +140,21 @@ class ActionSpace:
     @property
     def hazard(self) -> int:
         """The discard of a hazard, out of the game."""
-        return self.size - 1
+        return 4 * self.slots + 1 + 2 * self.piles
+
+    def block(self, name: str) -> int | None:
+        """The first action of the §11 block ``name`` (``peek``, ``peek_at``, ``swap``,
+        ``pass``, ``knock``), or ``None`` where the ruleset has no such move."""
+        return dict(self.blocks).get(name)
 
     def action(self, move: PlayerMove) -> int:
         """The number of ``move`` (any seat's); raises ``bad-action`` if it has none here."""
         kind = type(move)
-        if kind is Draw or kind is Discard:
+        if kind in _EXTRA:
+            found = self._extra_action(move)
+            if found is not None:
+                return found
+        elif kind is Draw or kind is Discard:
             pile = move.pile  # type: ignore[union-attr]
             base = self.draw if kind is Draw else self.discard
             if pile is None:
@@ -125,6 +166,33 @@ class ActionSpace:
             if type(slot) is int and 0 <= slot < self.slots:
                 return _SLOT_BLOCKS[kind] * self.slots + slot
         raise UsageError("bad-action", f"{move} has no action in this ruleset")
+
+    def _extra_action(self, move: PlayerMove) -> int | None:
+        """The number of a move of §11, or ``None`` where this space has none for it."""
+        slots, seats = self.slots, self.seats
+        if isinstance(move, Pass | Knock):
+            return self.block(move.action)
+        if isinstance(move, Peek):
+            if not _within(move.slot, slots):
+                return None
+            if move.target is None or move.target == move.player:
+                base = self.block("peek")
+                return None if base is None else base + move.slot
+            base = self.block("peek_at")
+            if base is None or not _within(move.target, seats):
+                return None
+            return base + move.target * slots + move.slot
+        if isinstance(move, Swap):
+            base = self.block("swap")
+            if (
+                base is None
+                or not _within(move.slot, slots)
+                or not _within(move.target, seats)
+                or not _within(move.target_slot, slots)
+            ):
+                return None
+            return base + (move.slot * seats + move.target) * slots + move.target_slot
+        return None
 
     def move(self, seat: int, action: int | np.integer[Any]) -> PlayerMove:
         """The move that ``action`` is when ``seat`` makes it; raises ``bad-action``."""
@@ -182,6 +250,71 @@ class ActionSpace:
 
 
 _SLOT_BLOCKS: dict[type, int] = {Reveal: 0, Flip: 1, Place: 2, Bounce: 3}
+_EXTRA: frozenset[type] = frozenset({Peek, Swap, Pass, Knock})
+
+
+def _within(value: object, size: int) -> bool:
+    return type(value) is int and 0 <= value < size
+
+
+def extra_blocks(ruleset: Ruleset) -> tuple[str, ...]:
+    """The §11 blocks ``ruleset``'s moves need, in the module's order."""
+    rules = ruleset.compiled
+    powers = set(rules.powers.values())
+    wanted = {
+        "peek": rules.peek_at_start > 0 or "peek_own" in powers,
+        "peek_at": bool(powers & {"peek_other", "look_and_swap"}),
+        "swap": bool(powers & {"swap_blind", "look_and_swap"}),
+        "pass": bool(powers),
+        "knock": rules.knock,
+    }
+    return tuple(name for name, needed in wanted.items() if needed)
+
+
+def _extra_names(blocks: Sequence[str], slots: int, seats: int) -> list[str]:
+    named: list[str] = []
+    for name in blocks:
+        if name == "peek":
+            named += [f"peek at slot {slot}" for slot in range(slots)]
+        elif name == "peek_at":
+            named += [
+                f"peek at seat {seat} slot {slot}" for seat in range(seats) for slot in range(slots)
+            ]
+        elif name == "swap":
+            named += [
+                f"swap slot {slot} with seat {seat} slot {theirs}"
+                for slot in range(slots)
+                for seat in range(seats)
+                for theirs in range(slots)
+            ]
+        else:
+            named.append(name)
+    return named
+
+
+def _extra_moves(seat: int, blocks: Sequence[str], slots: int, seats: int) -> list[PlayerMove]:
+    moves: list[PlayerMove] = []
+    for name in blocks:
+        if name == "peek":
+            moves += [Peek(seat, slot) for slot in range(slots)]
+        elif name == "peek_at":
+            moves += [
+                Peek(seat, slot, None if target == seat else target)
+                for target in range(seats)
+                for slot in range(slots)
+            ]
+        elif name == "swap":
+            moves += [
+                Swap(seat, slot, target, theirs)
+                for slot in range(slots)
+                for target in range(seats)
+                for theirs in range(slots)
+            ]
+        elif name == "pass":
+            moves.append(Pass(seat))
+        else:
+            moves.append(Knock(seat))
+    return moves
 
 
 def _names(slots: int, piles: int) -> tuple[str, ...]:
@@ -215,15 +348,27 @@ def action_space(ruleset: Ruleset) -> ActionSpace:
     if found is not None:
         return found
     rules = ruleset.compiled
-    slots, piles = rules.slots, rules.piles
-    names = _names(slots, piles)
+    slots, piles, seats = rules.slots, rules.piles, rules.max_players
+    extra = extra_blocks(ruleset)
+    classic = _names(slots, piles)
+    names = (*classic, *_extra_names(extra, slots, seats))
+    starts: list[tuple[str, int]] = []
+    at = len(classic)
+    for name in extra:
+        starts.append((name, at))
+        at += {"peek": slots, "peek_at": seats * slots, "swap": slots * seats * slots}.get(name, 1)
     space = ActionSpace(
         ruleset=ruleset,
         slots=slots,
         piles=piles,
         size=len(names),
         names=names,
-        _moves=tuple(_seat_moves(seat, slots, piles) for seat in range(rules.max_players)),
+        _moves=tuple(
+            (*_seat_moves(seat, slots, piles), *_extra_moves(seat, extra, slots, seats))
+            for seat in range(seats)
+        ),
+        seats=seats,
+        blocks=tuple(starts),
     )
     if len(_SPACES) >= 1_000:
         _SPACES.clear()

@@ -19,6 +19,14 @@ K = discard piles, n = players, R = rounds), are listed in :attr:`Encoder.segmen
 - ``flips_owed`` (n), ``went_out`` (n): who owes a flip, who went out.
 - ``round`` (R+1): one-hot round index (R once the game is over).
 - ``totals`` (n): each seat's total over the finished rounds.
+
+A ruleset with options of rules 11.1-11.8 (``compiled.knowledge``, ``knock`` or powers) has
+two more phases (``phase`` is 10 long, else 8) and six more segments, at the end: a
+face-down card this seat knows shows its face in ``layouts`` and is marked in ``known``
+(n x S); ``knowers`` (n x S x n) says who knows each face-down card (public: the table
+saw every peek and swap); ``looked`` (n x S), the card ``look_and_swap`` looked at;
+``power`` (5), the power open; ``peeks`` and ``turns`` (up to n), the setup peeks made
+and the turns completed (a knock waits for n, rule 11.5).
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..play.observation import Observation
-from .view_bytes import ViewBytes
+from .view_bytes import CLASSIC_PHASES, POWER_NAMES, ViewBytes, knowledge_floats
 
 __all__ = ["Encoder", "total_bound"]
 
@@ -67,6 +75,8 @@ class Encoder:
         rules = ruleset.compiled
         slots, piles, rounds = rules.slots, rules.piles, rules.rounds
         deck = float(len(rules.deck))
+        self.knowledge = rules.knowledge or rules.knock or bool(rules.powers)
+        """The ruleset has options of rules 11.1-11.8: the vector has their segments."""
         lengths = [
             ("layouts", n * slots * (f + 1), 1.0),
             ("pile_cards", piles * f, deck),
@@ -74,7 +84,7 @@ class Encoder:
             ("pile_tops", piles * (f + 1), 1.0),
             ("removed", 1, deck),
             ("draw_pile", 1, deck),
-            ("phase", len(Phase), 1.0),
+            ("phase", len(Phase) if self.knowledge else CLASSIC_PHASES, 1.0),
             ("turn", n, 1.0),
             ("actor", n, 1.0),
             ("filled", slots, 1.0),
@@ -85,6 +95,15 @@ class Encoder:
             ("round", rounds + 1, 1.0),
             ("totals", n, float(total_bound(ruleset))),
         ]
+        if self.knowledge:
+            lengths += [
+                ("known", n * slots, 1.0),
+                ("knowers", n * slots * n, 1.0),
+                ("looked", n * slots, 1.0),
+                ("power", len(POWER_NAMES), 1.0),
+                ("peeks", 1, float(max(rules.peek_at_start, 1))),
+                ("turns", 1, float(n)),
+            ]
         segments: list[tuple[str, int, int]] = []
         start = 0
         for name, length, _ in lengths:
@@ -99,20 +118,27 @@ class Encoder:
         """The largest value of each entry."""
         self.low: Vector = np.zeros(self.size, dtype=np.float32)
         """The smallest value of each entry (minus :func:`total_bound` for the totals)."""
-        self.low[-n:] = -self.high[-n:]
+        totals = self._start_of(segments, "totals")
+        self.low[totals : totals + n] = -self.high[totals : totals + n]
         self._start = {name: begin for name, begin, _ in segments}
         self._index = {face: i for i, face in enumerate(self.faces)}
         tail = self._start["held"]
         self._tail_start = {name: begin - tail for name, begin, _ in segments if begin >= tail}
-        self._tail_size = self.size - tail
+        self._tail_size = (self._start["known"] if self.knowledge else self.size) - tail
         self._block = slots * (f + 1)
         self._rotations = [np.array([(s + k) % n for k in range(n)]) for s in range(n)]
         self._layout_blocks: dict[tuple[Face | None, ...], Vector] = {}
         self._pile_counts: dict[tuple[Face, ...], Vector] = {}
         self._totals_cache: dict[tuple[tuple[int, ...], ...], Vector] = {}
-        self.fast = ViewBytes(self.faces, n, slots, piles, rounds, len(rules.deck))
+        self.fast = ViewBytes(
+            self.faces, n, slots, piles, rounds, len(rules.deck), knowledge=self.knowledge
+        )
         """The fast path's bytes (:meth:`encode_state`; compiled with the core when the
         wheel is built)."""
+
+    @staticmethod
+    def _start_of(segments: list[tuple[str, int, int]], name: str) -> int:
+        return next(begin for segment, begin, _ in segments if segment == name)
 
     def start(self, name: str) -> int:
         """Where segment ``name`` begins in the vector."""
@@ -163,6 +189,20 @@ class Encoder:
                 view.scores,
             )
         )
+        if self.knowledge:
+            face_up = tuple(view.face_up_mask(other) for other in range(n)) if view.known else ()
+            floats = knowledge_floats(
+                n,
+                self.fast.slots,
+                seat,
+                face_up,
+                view.known,
+                view.power,
+                view.looked,
+                view.peeks,
+                view.turns,
+            )
+            parts.append(np.array(floats, dtype=np.float32))
         return np.concatenate(parts)
 
     def encode_state(self, state: State, seat: int) -> Vector:

@@ -1,8 +1,9 @@
 """One game driven by integer actions, with chance drawn from a seeded generator.
 
-The PettingZoo and Gymnasium environments share this loop: take a seat's action,
+The PettingZoo and Gymnasium environments share this table: take a seat's action,
 apply its move, then deal and reshuffle from the table's own ``random.Random`` until a
-seat must move again, and report the scores of a round that just ended. Rewards come
+seat must move again (the one game loop, :func:`~gnoming_rules.play.loop.play_out`),
+and report the scores of a round that just ended. Rewards come
 from round scores: lower is better in this game, so a seat's reward for a round is
 **minus its score** that round (the going-out bonus included, rule 8.6), paid when the
 round ends; a whole game's return is minus the seat's total (docs/decisions.md).
@@ -14,11 +15,12 @@ import random
 
 import numpy as np
 
-from ..core.engine import apply, new_game, sample_chance
+from ..core.engine import apply, new_game
 from ..core.errors import UsageError
 from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.rulesets import load_ruleset
+from ..play.loop import play_out
 from .actions import ActionSpace, action_space
 
 __all__ = ["DEFAULT_MOVE_LIMIT", "Table", "action_number", "resolve_ruleset"]
@@ -118,8 +120,11 @@ class Table:
         return tuple(sum(scores[other] for scores in ended) for other in range(self.players))
 
     def _settle(self, state: State) -> State:
-        """Apply chance events (deals, reshuffles) until a seat moves or the game is over."""
-        ruleset, rng = self.ruleset, self.rng
-        while state.is_chance:
-            state = apply(ruleset, state, sample_chance(ruleset, state, rng))
-        return state
+        """Apply chance events (deals, reshuffles) until a seat moves or the game is over:
+        the one game loop, whose decisions here are the learners' (none of its own)."""
+        return play_out(self.ruleset, state, self.rng, _learners, limit=None)
+
+
+def _learners(_state: State) -> None:
+    """A seat's move is the learner's action, which :meth:`Table.play` takes: declined."""
+    return None

@@ -5,7 +5,9 @@
 standard library's ``array`` writes the ``float32`` bytes), so that the wheel compiles it
 with mypyc like the core (docs/architecture.md): every step of the PettingZoo and
 Gymnasium environments encodes an observation. The segments and their order are the
-encoder's (:attr:`~gnoming_rules.adapters.encoding.Encoder.segments`).
+encoder's (:attr:`~gnoming_rules.adapters.encoding.Encoder.segments`); the segments of
+rules 11.1-11.8 (who knows which face-down card, the power open, the peeks and turns) are
+written by :func:`knowledge_floats` for both paths.
 """
 
 from __future__ import annotations
@@ -17,7 +19,53 @@ from ..core.cards import EMPTY, Face
 from ..core.state import Phase, State
 from ..play.observation import held_is_hidden
 
-__all__ = ["ViewBytes"]
+__all__ = ["ViewBytes", "knowledge_floats"]
+
+POWER_NAMES: Final = ("peek_own", "peek_other", "swap_blind", "look_and_swap", "swap")
+"""The powers of ``State.power`` (rule 11.4), in the ``power`` segment's order."""
+CLASSIC_PHASES: Final = 8
+"""The phases of §1-10 (``DEAL`` to ``OVER``): the ``phase`` segment's length for a
+ruleset without §11 options, so its vectors are those of before §11."""
+
+
+def knowledge_floats(  # noqa: PLR0917 (one argument per field of the view)
+    players: int,
+    slots: int,
+    seat: int,
+    face_up: tuple[int, ...],
+    known: tuple[tuple[int, ...], ...],
+    power: str | None,
+    looked: tuple[int, int] | None,
+    peeks: int,
+    turns: int,
+) -> list[float]:
+    """The segments of rules 11.1-11.8, seats counted from ``seat``: ``known`` (n x S: a
+    face-down card this seat knows, shown in its layout block by its face), ``knowers``
+    (n x S x n: who knows each face-down card), ``looked`` (n x S), ``power`` (5,
+    one-hot), ``peeks`` (the setup peeks made) and ``turns`` (the turns completed,
+    counted up to n: a knock waits for n, rule 11.5)."""
+    n = players
+    mine = [0.0] * (n * slots)
+    knowers = [0.0] * (n * slots * n)
+    spot = [0.0] * (n * slots)
+    if known:
+        for offset in range(n):
+            other = (seat + offset) % n
+            up, masks = face_up[other], known[other]
+            for slot, mask in enumerate(masks):
+                if not mask or up >> slot & 1:
+                    continue
+                cell = offset * slots + slot
+                if mask >> seat & 1:
+                    mine[cell] = 1.0
+                for by in range(n):
+                    if mask >> by & 1:
+                        knowers[cell * n + (by - seat) % n] = 1.0
+    if looked is not None:
+        spot[((looked[0] - seat) % n) * slots + looked[1]] = 1.0
+    open_power = [1.0 if power == name else 0.0 for name in POWER_NAMES]
+    return [*mine, *knowers, *spot, *open_power, float(peeks), float(min(turns, n))]
+
 
 CACHE_LIMIT: Final = 20_000
 """Most entries one cache of a :class:`ViewBytes` keeps; when full it starts afresh."""
@@ -59,8 +107,12 @@ class ViewBytes:
         piles: int,
         rounds: int,
         deck: int,
+        knowledge: bool = False,
     ) -> None:
         n, f = players, len(faces)
+        self.knowledge = knowledge
+        """The ruleset has §11 options: the vector ends with :func:`knowledge_floats`'s
+        segments, and a face-down card the seat knows shows its face."""
         self.cache_limit = CACHE_LIMIT
         """Most entries each of :attr:`filled_bytes` and :attr:`owed_bytes` keeps."""
         self.players = players
@@ -72,7 +124,7 @@ class ViewBytes:
         """For each observing seat, the seats in the vector's order (itself first)."""
         self.held_bytes = one_hots(f + 2)
         """Nothing held, a hidden card held, then each face."""
-        self.phase_bytes = one_hots(len(Phase))
+        self.phase_bytes = one_hots(len(Phase) if knowledge else CLASSIC_PHASES)
         self.no_seat = bytes(4 * n)
         relative = one_hots(n)
         self.seen_from: tuple[tuple[bytes, ...], ...] = tuple(
@@ -115,8 +167,13 @@ class ViewBytes:
         cards, face_up = state.cards, state.face_up
         layouts = self.layouts
         pieces: list[bytes] = []
+        known = state.known
         for other in self.orders[seat]:
             layout, up = cards[other], face_up[other]
+            if known:  # the face-down cards this seat knows show their faces (11.1)
+                for slot, mask in enumerate(known[other]):
+                    if mask >> seat & 1:
+                        up |= 1 << slot
             memo = layouts[other]
             if memo[0] is not layout or memo[1] != up:
                 memo = layouts[other] = (layout, up, self.layout_block(layout, up))
@@ -161,6 +218,22 @@ class ViewBytes:
             pieces.append(totals[1][seat])
         else:
             pieces.append(self.no_seat)
+        if self.knowledge:
+            pieces.append(
+                floats(
+                    knowledge_floats(
+                        self.players,
+                        self.slots,
+                        seat,
+                        face_up,
+                        known,
+                        state.power,
+                        state.looked,
+                        state.peeks,
+                        state.turns,
+                    )
+                )
+            )
         return _JOIN(pieces)
 
     def layout_block(self, layout: tuple[Face, ...], up: int) -> bytes:

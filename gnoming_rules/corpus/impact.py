@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..core.cards import Face, face_text
-from ..core.engine import apply, new_game, sample_chance
+from ..core.engine import new_game
 from ..core.errors import GnomingError, UsageError
 from ..core.moves import Move
 from ..core.ruleset import Ruleset
@@ -33,8 +33,8 @@ from ..core.state import Phase, State
 from ..extras import need
 from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..formats.rulesets import load_ruleset
-from ..play.bots import MOVE_LIMIT, Bot, BotKind, make_bot
-from ..play.observation import observe
+from ..play.bots import BotKind, make_bot
+from ..play.loop import MOVE_LIMIT, play_out, seat_bots
 from ..referee.processes import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_record
@@ -85,8 +85,20 @@ def _stream(seed: int, *name: object) -> random.Random:
     return random.Random("gnoming-impact/" + "/".join(str(part) for part in (seed, *name)))
 
 
-def _choose(bot: Bot, ruleset: Ruleset, state: State) -> Move:
-    return bot.choose(ruleset, observe(state, state.to_move))
+class _Chance:
+    """The generator of a paired game's chance event: each round's deal from a stream of its
+    own, and the round's reshuffles from another."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.reshuffles: random.Random | None = None
+
+    def __call__(self, state: State) -> random.Random:
+        if state.phase is Phase.DEAL:
+            self.reshuffles = _stream(self.seed, "reshuffle", state.round)
+            return _stream(self.seed, "deal", state.round)
+        assert self.reshuffles is not None
+        return self.reshuffles
 
 
 def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKind]) -> GameEvents:
@@ -97,27 +109,18 @@ def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKin
     """
     first = _stream(seed, "first").randrange(players)
     shared = {kind: make_bot(kind, _stream(seed, "bot", kind)) for kind in dict.fromkeys(bots)}
-    seats = [shared[bots[seat % len(bots)]] for seat in range(players)]
+    seats = {seat: shared[bots[seat % len(bots)]] for seat in range(players)}
     log = EventLog()
-    state = new_game(ruleset, players, first)
-    reshuffles: random.Random | None = None
-    for _ in range(MOVE_LIMIT):
-        if state.is_over:
-            break
-        move: Move
-        if state.phase is Phase.DEAL:  # each round's deal and reshuffles: streams of their own
-            move = sample_chance(ruleset, state, _stream(seed, "deal", state.round))
-            reshuffles = _stream(seed, "reshuffle", state.round)
-        elif state.is_chance:
-            assert reshuffles is not None
-            move = sample_chance(ruleset, state, reshuffles)
-        else:
-            move = _choose(seats[state.to_move], ruleset, state)
-        after = apply(ruleset, state, move)
-        log(ruleset, state, move, after)
-        state = after
-    else:
-        raise UsageError("bot-stuck", f"seed {seed}: the game did not end in {MOVE_LIMIT} moves")
+    state = play_out(
+        ruleset,
+        new_game(ruleset, players, first),
+        _Chance(seed),
+        seat_bots(ruleset, seats),
+        hook=lambda before, move, after: log(ruleset, before, move, after),
+        too_long=lambda _state: UsageError(
+            "bot-stuck", f"seed {seed}: the game did not end in {MOVE_LIMIT} moves"
+        ),
+    )
     return GameEvents(
         path=f"seed {seed}",
         status=0,

@@ -5,8 +5,13 @@ ones and the draw pile's order included. A fair bot, or a server that sends each
 their view, needs only what that seat could know at the table. By the rules:
 
 - **Face-down cards are hidden**, in every layout, the seat's own included (nobody looks
-  at their own face-down cards: rule 3.2, 3.5). A face-up card is public: it was turned
-  up in front of everyone, and at the end of a round every card is (8.1).
+  at their own face-down cards: rule 3.2, 3.5), except the ones this seat *knows* (rule
+  11.1: it peeked at them, placed them face down, or saw them on a discard pile): those
+  are shown to it, and :attr:`Observation.known` says they still lie face down. A
+  face-up card is public: it was turned up in front of everyone, and at the end of a
+  round every card is (8.1).
+- **Who knows which face-down card is public** (every peek, placement and swap is made
+  in front of the table, 11.2-11.4); what the card is, only its knowers see.
 - **The draw pile's order is hidden**; its size is public (the pile lies on the table).
 - **The discard piles are public, whole.** Every card on them went there face up (3.3,
   4.4), so a player who remembers knows each pile from bottom to top, not only its top.
@@ -20,7 +25,8 @@ their view, needs only what that seat could know at the table. By the rules:
   filled this turn, who owes a flip, who went out, the scores of finished rounds.
 
 A spectator (``observe(state)``, no seat) sees what the whole table sees: the same, with
-the card drawn from the draw pile hidden whoever drew it.
+the card drawn from the draw pile hidden whoever drew it, and no face-down card (a
+spectator knows only face-up cards, 11.7).
 
 Two states that differ only in what a seat cannot see give that seat equal observations
 (the test suite checks it). The observation holds no ruleset: read the rules from the
@@ -29,7 +35,8 @@ Two states that differ only in what a seat cannot see give that seat equal obser
 Deciding from a view: :func:`stand_in` turns an observation back into a
 :class:`~gnoming_rules.core.state.State` that shows the same and holds
 :data:`~gnoming_rules.core.cards.HIDDEN` (``"?"``, which is no card) wherever a card is
-hidden. The engine decides legality without reading a hidden card, so
+hidden, and the cards the seat knows face down as they are, with who knows them. The
+engine decides legality without reading a hidden card, so
 :func:`~gnoming_rules.core.engine.legal_moves`, :func:`~gnoming_rules.core.engine.is_legal`
 and :func:`~gnoming_rules.core.engine.explain` accept an observation and answer exactly
 as on the full state. This module is the one place that says what a seat can see:
@@ -64,7 +71,9 @@ class Observation:
     actor: int | None
     """The seat to move next (``State.actor``); ``None`` while chance decides or after the game."""
     layouts: tuple[tuple[Face | None, ...], ...]
-    """Each seat's layout, row-major, ``None`` for a face-down card."""
+    """Each seat's layout, row-major, ``None`` for a face-down card this seat does not know
+    (``EMPTY`` for an empty slot, rule 10.6). A face-down card it knows is shown: see
+    :attr:`known` to tell it from a face-up one."""
     draw_pile_size: int
     """How many cards the draw pile holds (their order is hidden)."""
     discard_piles: tuple[tuple[Face, ...], ...]
@@ -83,11 +92,47 @@ class Observation:
     flips_owed: tuple[int, ...]
     went_out: int | None
     scores: tuple[tuple[int, ...], ...]
+    known: tuple[tuple[int, ...], ...] = ()
+    """Who knows each face-down card (rule 11.1), as ``State.known``: ``known[p][s]`` is a
+    bit mask of the seats that know seat ``p``'s face-down slot ``s``; 0 for a face-up
+    slot. Public: the table saw every peek, placement and swap. ``()`` under rules where
+    nobody can know a face-down card (§1-10)."""
+    peeks: int = 0
+    """Setup: the peeks the seat in ``turn`` has made (rule 11.2)."""
+    power: str | None = None
+    """The power open to the seat in ``turn`` (phase ``POWER``, rule 11.4)."""
+    looked: tuple[int, int] | None = None
+    """The card ``look_and_swap`` looked at, as ``(seat, slot)`` (rule 11.8)."""
+    turns: int = 0
+    """Turns completed in this round, counted under ``round_end.knock`` (rule 11.5)."""
 
     @property
     def players(self) -> int:
         """Number of seats at the table."""
         return len(self.layouts)
+
+    def is_known(self, seat: int, slot: int) -> bool:
+        """True when ``seat``'s ``slot`` is face down and the observing seat knows it (the
+        layout shows its card, rule 11.1); a spectator knows no face-down card."""
+        known = self.known
+        viewer = self.seat
+        return bool(known) and viewer is not None and bool(known[seat][slot] >> viewer & 1)
+
+    def is_face_up(self, seat: int, slot: int) -> bool:
+        """True when ``seat``'s ``slot`` is face up (an empty slot counts as face up,
+        10.6): the layout shows a card that the observing seat does not merely know."""
+        return self.layouts[seat][slot] is not None and not self.is_known(seat, slot)
+
+    def face_up_mask(self, seat: int) -> int:
+        """``seat``'s face-up slots as a bit mask, as ``State.face_up[seat]``."""
+        shown = sum(1 << slot for slot, card in enumerate(self.layouts[seat]) if card is not None)
+        viewer = self.seat
+        if not self.known or viewer is None:
+            return shown
+        for slot, mask in enumerate(self.known[seat]):
+            if mask >> viewer & 1:
+                shown &= ~(1 << slot)
+        return shown
 
     def decision_state(self) -> State:
         """:func:`decision_state` of this view: what the engine decides the open moves on
@@ -134,14 +179,35 @@ def observe(state: State, seat: int | None = None) -> Observation:
             "bad-seat", f"seat {seat!r} is not at the table (seats 0 to {players - 1})"
         )
     hidden = held_is_hidden(state, seat)
+    known = state.known
     return Observation(
         **{name: getattr(state, name) for name in _PUBLIC},
         seat=seat,
         actor=state.actor,
-        layouts=tuple(state.visible_layout(other) for other in range(players)),
+        layouts=tuple(state.visible_layout(other) for other in range(players))
+        if not known
+        else tuple(_known_layout(state, other, seat) for other in range(players)),
+        known=tuple(
+            tuple(0 if up >> slot & 1 else mask for slot, mask in enumerate(masks))
+            for up, masks in zip(state.face_up, known, strict=True)
+        )
+        if known
+        else (),
         draw_pile_size=len(state.draw_pile),
         held=None if hidden else state.held,
         held_hidden=hidden,
+    )
+
+
+def _known_layout(state: State, seat: int, viewer: int | None) -> tuple[Face | None, ...]:
+    """``seat``'s layout as ``viewer`` sees it: the face-up cards and the face-down cards it
+    knows (rule 11.1); a spectator (``None``) sees only the face-up ones."""
+    if viewer is None:
+        return state.visible_layout(seat)
+    up, masks, bit = state.face_up[seat], state.known[seat], 1 << viewer
+    return tuple(
+        card if up >> slot & 1 or masks[slot] & bit else None
+        for slot, card in enumerate(state.cards[seat])
     )
 
 
@@ -158,6 +224,10 @@ _PUBLIC = (
     "flips_owed",
     "went_out",
     "scores",
+    "peeks",
+    "power",
+    "looked",
+    "turns",
 )
 """The fields of a :class:`~gnoming_rules.core.state.State` that every seat sees as they
 are (an :class:`Observation` has them under the same names)."""
@@ -178,7 +248,9 @@ def held_is_hidden(state: State, seat: int | None) -> bool:
 def stand_in(observation: Observation) -> State:
     """A :class:`~gnoming_rules.core.state.State` that shows exactly what ``observation``
     shows, with :data:`~gnoming_rules.core.cards.HIDDEN` for every card it hides (face-down
-    cards, the draw pile, a held card drawn by another seat).
+    cards it does not know, the draw pile, a held card drawn by another seat); the
+    face-down cards it knows lie face down with their faces, and every seat's knowledge
+    is the observation's :attr:`~Observation.known`.
 
     The engine's answers about the moves open now (``legal_moves``, ``is_legal``,
     ``explain``, and ``apply``'s refusals) are the same on it as on the real state, except
@@ -193,12 +265,10 @@ def stand_in(observation: Observation) -> State:
         cards=tuple(
             tuple(HIDDEN if card is None else card for card in layout) for layout in layouts
         ),
-        face_up=tuple(
-            sum(1 << slot for slot, card in enumerate(layout) if card is not None)
-            for layout in layouts
-        ),
+        face_up=tuple(observation.face_up_mask(seat) for seat in range(len(layouts))),
         draw_pile=(HIDDEN,) * observation.draw_pile_size,
         held=HIDDEN if observation.held_hidden else observation.held,
+        known=observation.known,
     )
 
 

@@ -5,8 +5,12 @@ player's program reads it with ``observation_from_dict(json.loads(text))`` and g
 observation equal to the one sent, field for field. The form is versioned
 (``"format": "gnoming-observation/1"``) and follows the conventions of the saved state
 (:func:`~gnoming_rules.formats.snapshot.state_to_dict`): the observation's own fields, cards by
-face (rule 1.3), ``null`` for a face-down card, the phase by its name in lower case
-(``"draw"``), the filled mask as a list of slots.
+face (rule 1.3), ``null`` for a face-down card the seat does not know, ``"."`` for an
+empty slot (rule 10.6: ``null`` is taken), the phase by its name in lower case
+(``"draw"``), the filled mask as a list of slots. The fields of rules 11.1-11.8 (``known``,
+who knows each face-down card, as lists of seats; ``peeks``, ``power``, ``looked``,
+``turns``) are written only when one of them is not at its default, so a view of a game
+of §1-10 rules reads as it always has.
 
 Reading checks everything before building the observation: a missing or unknown field,
 a value of the wrong type, or fields that contradict each other (those of the saved
@@ -19,17 +23,30 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..core.cards import Face
+from ..core.cards import EMPTY, Face
 from ..core.errors import StateError
 from ..core.fields import FieldReader
 from ..core.ruleset import Ruleset
-from ..formats.snapshot import MAX_SLOTS, _check_consistent, _check_fits, _course, _layouts, _slots
+from ..formats.snapshot import (
+    MAX_SLOTS,
+    _check_consistent,
+    _check_fits,
+    _course,
+    _knowledge,
+    _layouts,
+    _slots,
+)
 from .observation import Observation, held_is_hidden, stand_in
 
 OBSERVATION_FORMAT: Final = "gnoming-observation/1"
 """The value of an observation's ``format`` field."""
 
-_FIELDS: Final = ("format", *Observation.__dataclass_fields__)
+_KNOWLEDGE: Final = ("known", "peeks", "power", "looked", "turns")
+"""The fields of rules 11.1-11.8: optional, each at its default when absent."""
+_FIELDS: Final = (
+    "format",
+    *(name for name in Observation.__dataclass_fields__ if name not in _KNOWLEDGE),
+)
 
 
 def observation_to_dict(observation: Observation) -> dict[str, Any]:
@@ -55,7 +72,33 @@ def observation_to_dict(observation: Observation) -> dict[str, Any]:
         "flips_owed": list(observation.flips_owed),
         "went_out": observation.went_out,
         "scores": [list(scores) for scores in observation.scores],
+        **_knowledge_fields(observation),
     }
+
+
+def _knowledge_fields(observation: Observation) -> dict[str, Any]:
+    """The fields of rules 11.1-11.8, when one of them is not at its default (else none)."""
+    if not (
+        observation.known
+        or observation.peeks
+        or observation.power is not None
+        or observation.looked is not None
+        or observation.turns
+    ):
+        return {}
+    players = len(observation.layouts)
+    return {
+        "known": [[_slots(mask, players) for mask in masks] for masks in observation.known],
+        "peeks": observation.peeks,
+        "power": observation.power,
+        "looked": None if observation.looked is None else list(observation.looked),
+        "turns": observation.turns,
+    }
+
+
+def _cell(read: FieldReader, value: object, path: str) -> Face | None:
+    """A slot of a view: a face, ``null`` (face down, not known) or ``"."`` (empty, 10.6)."""
+    return EMPTY if value == EMPTY else read.optional_face(value, path)
 
 
 def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Observation:
@@ -66,17 +109,18 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     not fit those rules (players, layout size, rounds, cards the deck does not hold).
     """
     read = FieldReader(lambda message: StateError("bad-observation", message))
-    fields = read.mapping(data, "", _FIELDS)
+    fields = read.mapping(data, "", _FIELDS, _KNOWLEDGE)
     if fields["format"] != OBSERVATION_FORMAT:
         read.fail("format", f"must be {OBSERVATION_FORMAT!r}, got {fields['format']!r}")
 
     layouts: tuple[tuple[Face | None, ...], ...] = _layouts(
-        read, fields["layouts"], "layouts", read.optional_face
+        read, fields["layouts"], "layouts", lambda value, path: _cell(read, value, path)
     )
     players, size = len(layouts), len(layouts[0])
     seat_high = players - 1
     observation = Observation(
         **_course(read, fields, players, size),
+        **_knowledge(read, fields, players, size),
         seat=read.optional_integer(fields["seat"], "seat", 0, seat_high),
         actor=read.optional_integer(fields["actor"], "actor", 0, seat_high),
         layouts=layouts,
@@ -85,6 +129,7 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     )
     if observation.held_hidden and observation.held is not None:
         read.fail("held", "must be null when held_hidden is true")
+    _check_known(read, observation)
     # The saved state's checks, on the state the view stands for: one set of rules for both.
     state = stand_in(observation)
     _check_consistent(read, state, "layouts")
@@ -102,6 +147,30 @@ def observation_from_dict(data: object, ruleset: Ruleset | None = None) -> Obser
     if ruleset is not None:
         _check_fits(read, state, ruleset, "layouts")
     return observation
+
+
+def _check_known(read: FieldReader, observation: Observation) -> None:
+    """A face-down card is shown exactly when the seat knows it: a slot some seat knows is
+    face down, so it shows a card only to a seat among its knowers (rule 11.1)."""
+    viewer = observation.seat
+    for seat, masks in enumerate(observation.known):
+        for slot, mask in enumerate(masks):
+            card = observation.layouts[seat][slot]
+            if not mask or card == EMPTY:
+                continue  # an empty slot's mask is checked on the state (face up)
+            mine = viewer is not None and mask >> viewer & 1
+            if mine and card is None:
+                read.fail(
+                    f"layouts[{seat}][{slot}]",
+                    f"must show the card: seat {viewer} knows it (known[{seat}][{slot}])",
+                )
+            if not mine and card is not None:
+                who = "a spectator" if viewer is None else f"seat {viewer}"
+                read.fail(
+                    f"layouts[{seat}][{slot}]",
+                    f"must be null: the card is face down (known[{seat}][{slot}]) and "
+                    f"{who} does not know it",
+                )
 
 
 __all__ = [

@@ -4,7 +4,7 @@ The search bot (:mod:`gnoming_rules.play.search`) values a move by playing the r
 out, many times, in worlds its observation cannot rule out. The engine's ``apply`` is
 exact and checks every move; a look-ahead needs thousands of turns a decision, so this
 module plays them on plain lists instead, every seat by the greedy bot's habit
-(:class:`~gnoming_rules.play.bots.GreedyBot`): take a discard pile's top when playing it
+(:class:`~gnoming_rules.play.simple.GreedyBot`): take a discard pile's top when playing it
 gains more than a point, else draw; keep the card where it lowers the layout's estimate
 most (a face-down card counted at the average unseen card), else discard it on a random
 pile (an empty one first, rule 4.4). It is a model, not the referee: nobody bounces
@@ -12,8 +12,16 @@ pile (an empty one first, rule 4.4). It is a model, not the referee: nobody boun
 the rules: the mulligan limit (7.2), a taken card is played (4.5), hazards leave the
 game and make the others flip (6.1, 6.2), the flip after a discarded draw (10.7), going
 out and the last lap (8.1), the empty draw pile (8.7). The round is scored by the
-engine's own :func:`~gnoming_rules.core.engine.round_scores`, so sets, wild mulligans
-and the going-out bonus count exactly as the rules say.
+engine's own :func:`~gnoming_rules.core.rules.round_end.round_scores`, so sets, wild
+mulligans and the going-out bonus count exactly as the rules say.
+
+Three rule steps are copied here for speed, and say so: the flips a hazard owes
+(``rules.hazards.owed_flips``), the mulligan limit (``rules.mulligans.mulligan_slots``)
+and whether a turn may begin (``rules.round_end``'s 8.7 check, the reshuffle done in
+place). The engine's steps read a ``State``; the model keeps the table in plain lists
+that it changes in place, and building a ``State`` for each would cost more than the
+step itself, thousands of times a decision. A change to one of those rules changes its
+copy here too.
 """
 
 from __future__ import annotations
@@ -23,11 +31,12 @@ from collections.abc import Sequence
 
 from ..core.cards import HAZARD, MULLIGAN, Face
 from ..core.compiled import Line
-from ..core.engine import round_scores, shuffle
+from ..core.engine import shuffle
+from ..core.rules.round_end import round_scores
 from ..core.ruleset import Ruleset
 from ..core.scoring import card_points, keyed_set, set_value
 from ..core.state import Phase, State
-from .bots import GreedyBot, worst_unknown
+from .simple import GreedyBot, worst_unknown
 
 __all__ = ["Playout"]
 

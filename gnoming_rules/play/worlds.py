@@ -1,13 +1,17 @@
 """Worlds a seat cannot tell apart: the places its observation hides, and sampling them.
 
 A seat's :class:`~gnoming_rules.play.observation.Observation` hides three kinds of card
-(see that module): every face-down layout card, the draw pile (its size is public, its
-cards are not) and a card another seat drew from the draw pile and still holds. Those
-are the :func:`hidden_places`; the cards that can lie there are the :func:`unseen`
-ones, the deck less every card the seat can see. Nobody ever decides on a card that is
-still hidden (nobody looks at their own face-down cards, rule 3.2, and a drawn card is
-shown when it is played or discarded), so every way of spreading the unseen cards over
-the hidden places is equally likely: :func:`sample_world` draws one uniformly.
+(see that module): every face-down layout card the seat does not know (rule 11.1), the
+draw pile (its size is public, its cards are not) and a card another seat drew from the
+draw pile and still holds. Those are the :func:`hidden_places`; the cards that can lie
+there are the :func:`unseen` ones, the deck less every card the seat can see or knows. A
+face-down card the seat knows is no hidden place: every world keeps it where it lies,
+with who knows it. Under §1-10 nobody ever decides on a card that is still hidden
+(nobody looks at their own face-down cards, rule 3.2, and a drawn card is shown when it
+is played or discarded), so every way of spreading the unseen cards over the hidden
+places is equally likely: :func:`sample_world` draws one uniformly. Under §11 another
+seat may have decided on a card it knows and this seat does not (kept it, swapped it):
+a uniform world is then still one the observation cannot rule out, not the exact odds.
 
 This module is the one home of that sampling: the information-set search bot
 (:mod:`gnoming_rules.play.search`) plays out the worlds of :func:`sample_world`, and the
@@ -45,8 +49,9 @@ class Spot(NamedTuple):
 
 
 def hidden_places(observation: Observation) -> tuple[Spot, ...]:
-    """The places whose card ``observation`` hides: face-down slots seat by seat, the draw
-    pile top first, then the held card when the observing seat cannot see it."""
+    """The places whose card ``observation`` hides: face-down slots the seat does not know,
+    seat by seat, the draw pile top first, then the held card when the observing seat
+    cannot see it."""
     places = [
         Spot("slot", seat, slot)
         for seat, layout in enumerate(observation.layouts)
@@ -60,8 +65,8 @@ def hidden_places(observation: Observation) -> tuple[Spot, ...]:
 
 
 def unseen(ruleset: Ruleset, observation: Observation) -> list[Face]:
-    """The cards ``observation`` does not show (the deck less its face-up layout cards,
-    discard piles, removed cards and visible held card), in the deck's face order.
+    """The cards ``observation`` does not show (the deck less its face-up and known layout
+    cards, discard piles, removed cards and visible held card), in the deck's face order.
 
     Raises ``bad-observation`` when the observation shows cards the deck does not hold
     (an observation of another ruleset's game).

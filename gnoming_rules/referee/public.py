@@ -21,11 +21,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..core.cards import EMPTY, HAZARD, HIDDEN, Face, a_card, face_text
-from ..core.engine import apply, game_over, round_scores
+from ..core.engine import apply
 from ..core.errors import IllegalMove
 from ..core.moves import Deal, Reshuffle
+from ..core.rules.round_end import end_round
 from ..core.ruleset import Ruleset
-from ..core.state import Phase, State, below_tops
+from ..core.state import State, below_tops
 from ..formats.record import Start
 
 IMPOSSIBLE: Final = "impossible-card"
@@ -153,9 +154,11 @@ class Seen:
                 if card == HIDDEN and face is not None:
                     self.learn(face, f"final[{seat}][{slot}] names", after)
         layouts = tuple(tuple(EMPTY if face is None else face for face in faces) for faces in final)
-        scores = (*after.scores[:-1], round_scores(ruleset.compiled, layouts, after.went_out))
-        over = game_over(ruleset.compiled, scores)  # rule 10.8 reads the true totals
-        return after.replace(cards=layouts, scores=scores, phase=Phase.OVER if over else Phase.DEAL)
+        # The engine's own round end (rules.round_end.end_round), run again on the true
+        # layouts in place of the stand-ins it scored: the round's scores, and whether the
+        # game is over (rule 10.8 reads the true totals).
+        before = after.replace(round=after.round - 1, cards=layouts, scores=after.scores[:-1])
+        return end_round(ruleset.compiled, before, after.went_out)
 
 
 def known_places(state: State, card: Face) -> list[str]:

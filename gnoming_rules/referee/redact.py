@@ -23,7 +23,7 @@ from typing import Any
 from ..core.cards import EMPTY, Face, sorted_faces
 from ..core.engine import apply, new_game
 from ..core.entries import card_claim, played_move
-from ..core.errors import INPUT_ERROR_CODES, RecordError
+from ..core.errors import INPUT_ERROR_CODES, RecordError, UsageError
 from ..core.moves import Bounce, Deal, Move, Place
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
@@ -70,6 +70,12 @@ def redact(
         raise RecordError(error.code, error.message, error.round, error.move)
     rules = replay.ruleset
     assert rules is not None  # resolved, or the verdict would be an input error
+    if rules.compiled.placed_down:
+        raise UsageError(
+            "no-public-form",
+            "the public form of a record under play.placed: down (rule 11.3) is not written "
+            "yet: its deck draws and placed cards were seen by one seat only",
+        )
     stop_round = error.round if error is not None else None
     stop_move = error.move if error is not None else None
     players = len(record.players)
@@ -149,7 +155,9 @@ def _public_entry(
     the move showed wherever the public form requires one."""
     public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
     action = public["action"]
-    if action in _REQUIRED or (
+    if action == "peek":  # only the peeking seat saw the card (rule 11.1)
+        public.pop("card", None)
+    elif action in _REQUIRED or (
         isinstance(move, Place | Bounce) and not before.face_up[move.player] >> move.slot & 1
     ):
         public["card"] = card_claim(move, after, before)
@@ -164,7 +172,7 @@ def _unreplayed(
     the whole table sees (any face will do: the refusal comes before the card is read, and
     a face-down card or the draw pile's top was seen by nobody)."""
     public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
-    if not keep_card:
+    if not keep_card or public["action"] == "peek":
         public.pop("card", None)
     if "card" not in public and public["action"] in _REQUIRED:
         public["card"] = _card_in_sight(rules, public, before)

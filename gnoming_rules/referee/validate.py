@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeAlias
 
 from ..core.cards import HIDDEN, Face, a_card
 from ..core.compiled import CompiledRules
-from ..core.engine import HANDLERS, apply, new_game, remove_lines
+from ..core.engine import HANDLERS, apply, new_game
 from ..core.entries import (
     CLAIM_VERBS,
     Malformed,
@@ -70,6 +70,7 @@ from ..core.moves import (
     Reshuffle,
     Reveal,
 )
+from ..core.rules.lines import remove_lines
 from ..core.ruleset import MAX_PILES, Ruleset
 from ..core.state import Phase, State
 from ..formats.record import (

@@ -36,7 +36,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core.errors import GnomingError
+from ..core.errors import GnomingError, Refusal
 from ..core.moves import Move
 from ..formats.record import dump_record
 from ..formats.rulesets import bundled_rulesets, load_ruleset
@@ -45,7 +45,7 @@ from .page import PAGE
 from .protocol import error_message, parse_message, to_text, view_text, welcome_message
 from .spec import TableSpec, read_spec
 from .storage import Storage, open_storage
-from .table import Refusal, Table
+from .table import Table
 
 __all__ = ["Limits", "Server", "create_app"]
 

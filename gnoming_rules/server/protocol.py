@@ -32,12 +32,13 @@ import json
 from functools import lru_cache
 from typing import Any, Final
 
-from ..core.entries import move_to_entry
+from ..core.entries import move_to_entry, step_to_entry
+from ..core.errors import Refusal
 from ..core.moves import Deal, Move, PlayerMove, Reshuffle
 from ..pictures.table import table_svg
 from ..play.observation import stand_in
 from ..play.observation_json import observation_to_dict
-from .table import Refusal, Table
+from .table import Table
 
 try:
     import orjson
@@ -67,7 +68,7 @@ def to_text(message: dict[str, Any]) -> str:
 
 def parse_message(text: str | None) -> dict[str, Any]:
     """A client's message as a JSON object with a known ``type``; raises
-    :class:`~gnoming_rules.server.table.Refusal` otherwise."""
+    :class:`~gnoming_rules.core.errors.Refusal` otherwise."""
     if text is None:
         raise Refusal("bad-message", "send text messages (JSON), not binary ones")
     size = len(text.encode("utf-8", "replace"))
@@ -114,10 +115,8 @@ def public_step(move: Move | None, timed_out: bool = False) -> dict[str, Any] | 
     reshuffle without its cards."""
     if move is None:
         return None
-    if isinstance(move, Deal):
-        return {"action": "deal"}
-    if isinstance(move, Reshuffle):
-        return {"action": "reshuffle"}
+    if isinstance(move, Deal | Reshuffle):
+        return step_to_entry(move, public=True)
     return {**_entry(move), "timed_out": timed_out}
 
 

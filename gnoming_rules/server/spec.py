@@ -12,7 +12,7 @@
 
 A ruleset named by a remote client is a bundled name or inline data: the server reads no
 file on a client's say (``files="none"``; an inline ruleset may extend a bundled one).
-Anything else raises :class:`~gnoming_rules.server.table.Refusal` (``bad-request``)
+Anything else raises :class:`~gnoming_rules.core.errors.Refusal` (``bad-request``)
 naming the field.
 """
 
@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from ..core.errors import GnomingError, one_line
+from ..core.errors import GnomingError, Refusal, one_line
 from ..core.fields import field_path
 from ..core.ruleset import Ruleset
 from ..formats.rulesets import load_ruleset
@@ -85,8 +85,6 @@ class TableSpec:
 def read_spec(data: object) -> tuple[TableSpec, Ruleset]:
     """The table ``data`` asks for, and its ruleset; raises ``Refusal`` (``bad-request``,
     or the ruleset's own code) saying what is wrong."""
-    from .table import Refusal
-
     try:
         request = _Request.model_validate(data)
     except PydanticValidationError as error:

@@ -41,8 +41,9 @@ class Step:
     """One stored step of a table: a deal, a reshuffle or a player's move."""
 
     data: dict[str, Any]
-    """The step as JSON data: ``{"action": "deal", "cards": [...]}`` or a move's record
-    entry (:func:`~gnoming_rules.core.entries.move_to_entry`, without a card claim)."""
+    """The step as JSON data: its entry in the core's one notation of a game's steps
+    (:func:`~gnoming_rules.core.entries.step_to_entry`: a deal as ``{"action": "deal",
+    "cards": [...]}``, any other move as its record entry without a card claim)."""
     seat: int | None = None
     """The seat whose move it is; ``None`` for a deal or a reshuffle."""
     sequence: int | None = None

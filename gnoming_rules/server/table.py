@@ -34,14 +34,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..core.engine import apply, explain, legal_moves, new_game, sample_chance
-from ..core.entries import move_from_entry, move_to_entry
-from ..core.errors import GnomingError
-from ..core.moves import Deal, Move, PlayerMove, Reshuffle
+from ..core.engine import apply, explain, legal_moves, new_game
+from ..core.entries import move_from_entry, move_to_entry, step_from_entry, step_to_entry
+from ..core.errors import GnomingError, Refusal
+from ..core.moves import Move, PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import Record
-from ..play.bots import MOVE_LIMIT, Bot, make_bot
+from ..play.bots import make_bot
+from ..play.loop import MOVE_LIMIT, Bot, play_out, seat_bots
 from ..play.observation import Observation, held_is_hidden, observe, stand_in
 from ..play.recorder import Recorder
 from .spec import TableSpec
@@ -57,17 +58,6 @@ in), returning once both are done
 (:meth:`~gnoming_rules.server.committer.Committer.store`)."""
 
 _SYSTEM: Final = random.SystemRandom()
-
-
-class Refusal(Exception):  # noqa: N818 (a refusal, as IllegalMove is one)
-    """A request the table refuses; nothing changed. ``code`` is stable, ``rule`` is the
-    rule's number for a move the rules refuse (``None`` otherwise)."""
-
-    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.rule = rule
 
 
 def hash_token(token: str) -> str:
@@ -159,11 +149,7 @@ class Table:
     async def restore(self, steps: Sequence[Step]) -> None:
         """Replay the stored ``steps`` (a restarted server), then go on as :meth:`start`."""
         for step in steps:
-            move: Move = (
-                Deal(tuple(step.data["cards"]))
-                if step.data["action"] == "deal"
-                else move_from_entry(step.data)
-            )
+            move = step_from_entry(step.data)
             self._record(move, apply(self.ruleset, self.state, move), step)
         await self.start()
 
@@ -250,28 +236,22 @@ class Table:
     def _advance(self, state: State, pending: Pending) -> Pending:
         """``pending`` and the deals, reshuffles and bots' moves that follow it, up to the
         next person's turn or the end."""
-        for _ in range(MOVE_LIMIT):
-            if state.is_over:
-                return pending
-            move: Move
-            if state.is_chance:
-                move = sample_chance(self.ruleset, state, _SYSTEM)
-                data = (
-                    {"action": "deal", "cards": list(move.cards)}
-                    if isinstance(move, Deal)
-                    else move_to_entry(move)
-                )
-                step = Step(data)
-            else:
-                seat = state.to_move
-                bot = self._bots.get(seat)
-                if bot is None:
-                    return pending
-                move = bot.choose(self.ruleset, observe(state, seat))
-                step = Step(move_to_entry(move), seat)
-            state = apply(self.ruleset, state, move)
-            pending.append((move, state, step))
-        raise Refusal("bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves")
+
+        def hook(before: State, move: Move, after: State) -> None:
+            seat = None if before.is_chance else before.to_move
+            pending.append((move, after, Step(step_to_entry(move), seat)))
+
+        play_out(
+            self.ruleset,
+            state,
+            _SYSTEM,
+            seat_bots(self.ruleset, self._bots),
+            hook=hook,
+            too_long=lambda _state: Refusal(
+                "bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves"
+            ),
+        )
+        return pending
 
     async def _commit(self, pending: Pending) -> None:
         """Store ``pending`` (one transaction), then take it in and tell the listeners.
