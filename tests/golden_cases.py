@@ -55,6 +55,14 @@ CASES: dict[str, dict[str, Any]] = {
         "bot": "random",
     },
     "golf-6-3-greedy": {"ruleset": "golf-6", "players": 3, "seed": 25, "rounds": 2},
+    "golf-6-house-3-greedy": {"ruleset": "golf-6-house", "players": 3, "seed": 28, "rounds": 2},
+    "four-card-golf-3-greedy": {
+        "ruleset": "four-card-golf",
+        "players": 3,
+        "seed": 29,
+        "rounds": 2,
+    },
+    "cabo-like-3-random": {"ruleset": "cabo-like", "players": 3, "seed": 40, "bot": "random"},
     "golf-9-2-random": {
         "ruleset": "golf-9",
         "players": 2,
@@ -85,9 +93,22 @@ def move_text(move: gr.Move) -> str:
     return f"{move.action} {len(move.cards)} cards"
 
 
+SECTION_11 = {"known": (), "peeks": 0, "power": None, "looked": None, "turns": 0}
+"""The state's fields of RULES §11 and their defaults (the state of a §1-10 game)."""
+
+
 def digest(state: gr.State) -> str:
-    """A short hash of everything in the state (every card included)."""
-    fields = tuple(getattr(state, name) for name in gr.State._fields)  # (once a NamedTuple's)
+    """A short hash of everything in the state (every card included). The fields of RULES
+    §11 count by name where they are not at their defaults, so the digests of games under
+    §1-10 rules are those they had before §11 existed."""
+    fields: tuple[object, ...] = tuple(
+        getattr(state, name) for name in gr.State._fields if name not in SECTION_11
+    )  # (once a NamedTuple's)
+    fields += tuple(
+        (name, getattr(state, name))
+        for name, default in SECTION_11.items()
+        if getattr(state, name) != default
+    )
     return hashlib.sha256(repr(fields).encode()).hexdigest()[:12]
 
 

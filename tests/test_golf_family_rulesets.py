@@ -1,5 +1,7 @@
-"""The bundled rulesets of the Golf family (issue 19, rule 10): golf-6, golf-9 and skyjo-like play,
-validate, redact and replay; a six-card Golf record written at the table validates, and a
+"""The bundled rulesets of the Golf family (issues 19 and 30, rules 10-11): golf-6, golf-9,
+skyjo-like, four-card-golf and cabo-like play, validate, redact and replay (the two that
+place cards face down, rule 11.3, have no public form yet: redact refuses them, and their
+face-up variants redact); a six-card Golf record written at the table validates, and a
 copy with one changed claim is refused at that move."""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from kit import EXAMPLES
 import gnoming_rules as gr
 from gnoming_rules.cli import main
 from gnoming_rules.core.cards import EMPTY
+from gnoming_rules.core.errors import UsageError
 from gnoming_rules.formats import state_from_dict, state_to_dict
 from gnoming_rules.formats.record import Record, dump_record, parse_record, write_record
 from gnoming_rules.pictures.table import table_svg
@@ -22,8 +25,11 @@ from gnoming_rules.play.observation import observe
 from gnoming_rules.play.render import draw_table
 from gnoming_rules.referee import validate_record
 from gnoming_rules.referee.redact import redact
+from gnoming_rules.testing import variant
 
-FAMILY = ["golf-6", "golf-9", "skyjo-like"]
+FAMILY = ["golf-6", "golf-9", "skyjo-like", "four-card-golf", "cabo-like", "golf-6-house"]
+PLACED_DOWN = {"four-card-golf", "cabo-like"}
+"""The rulesets that place cards face down (rule 11.3): no public form yet."""
 GOLF = EXAMPLES / "golf"
 """Records written by hand at a table (public information: no deal)."""
 
@@ -49,12 +55,40 @@ def test_golf_9_scores_three_of_a_kind_in_a_row_or_column_as_0() -> None:
 @pytest.mark.parametrize("name", FAMILY)
 def test_a_family_game_plays_validates_redacts_and_replays(name: str) -> None:
     rules = gr.load_ruleset(name)
+    assert rules.compiled.placed_down == (name in PLACED_DOWN)
     record, final = play_game(rules, players=3, seed=7, ruleset_ref=name)
     verdict = validate_record(parse_record(dump_record(record)))
     assert verdict.valid and verdict.complete and verdict.totals == final.totals
+    if name in PLACED_DOWN:
+        # Public records under play.placed: down (rule 11.3) are not written yet
+        # (docs/decisions.md): redact refuses the record rather than name a card that one
+        # seat saw. The same game with cards placed face up redacts (the test below).
+        with pytest.raises(UsageError) as refused:
+            redact(record)
+        assert refused.value.code == "no-public-form"
+        return
     public = redact(record)
     public_verdict = validate_record(parse_record(dump_record(public)))
     assert public_verdict.valid and public_verdict.totals == final.totals
+
+
+@pytest.mark.parametrize("name", sorted(PLACED_DOWN))
+def test_a_family_game_placing_face_up_redacts_without_a_peeked_card(name: str) -> None:
+    """Peeks, powers and knocking (rules 11.2, 11.4, 11.5) with cards placed face up: the
+    public form validates with the full record's verdict, and no ``peek`` names a card."""
+    rules = variant(gr.load_ruleset(name), {"play": {"placed": "up"}})
+    record, final = play_game(rules, players=3, seed=7)
+    peeks = [move for round_ in record.rounds for move in round_.moves if move["action"] == "peek"]
+    assert peeks and all("card" in move for move in peeks)  # the full record names them
+    public = redact(record)
+    public_verdict = validate_record(parse_record(dump_record(public)))
+    assert public_verdict.valid and public_verdict.complete
+    assert public_verdict.totals == final.totals
+    public_peeks = [
+        move for round_ in public.rounds for move in round_.moves if move["action"] == "peek"
+    ]
+    assert len(public_peeks) == len(peeks)
+    assert all(move.get("card") is None for move in public_peeks)
 
 
 def test_a_six_card_golf_record_written_at_the_table_validates() -> None:
@@ -83,6 +117,48 @@ def test_pettingzoos_api_test_passes_on_each_family_ruleset(name: str) -> None:
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         warnings.filterwarnings("ignore", message="Observation space for each agent")
         pettingzoo_test.api_test(env(name, 3), num_cycles=150)
+
+
+# --- four-card-golf and cabo-like (rule 11) -------------------------------------------------------
+
+
+def test_four_card_golf_is_the_published_deck_peek_and_knock() -> None:
+    golf = gr.load_ruleset("four-card-golf")
+    assert golf.deck.size == 52 and (golf.layout.rows, golf.layout.cols) == (2, 2)
+    assert (golf.layout.face_up_at_start, golf.layout.peek_at_start) == (0, 2)
+    assert golf.play.placed == "down" and golf.round_end.knock and not golf.powers
+    assert (golf.players.min, golf.players.max, golf.rounds) == (2, 4, 9)
+    assert (golf.deck.hazards, golf.deck.mulligans, golf.bounce) == (0, 0, False)
+    # A=1, 2-10 their number, J/Q=10, K=0; a pair of equal cards in a column scores 0
+    assert gr.score_layout(golf, ["A", "J", "Q", "K"]) == 1 + 10 + 10 + 0
+    assert gr.score_layout(golf, [7, 2, 7, 9]) == 2 + 9
+    assert gr.score_layout(golf, ["J", 3, "Q", 4]) == 10 + 3 + 10 + 4  # J and Q do not pair
+    assert "ourpastimes" in golf.description
+
+
+def test_cabo_like_is_the_published_deck_powers_and_call() -> None:
+    cabo = gr.load_ruleset("cabo-like")
+    numbers = dict(cabo.deck.numbers)
+    assert cabo.deck.size == 52 and sorted(numbers) == list(range(14))
+    assert (numbers[0], numbers[13]) == (2, 2)
+    assert all(numbers[face] == 4 for face in range(1, 13))
+    assert (cabo.layout.rows, cabo.layout.cols, cabo.layout.peek_at_start) == (2, 2, 2)
+    assert cabo.play.placed == "down" and cabo.round_end.knock and cabo.powers_optional
+    assert dict(cabo.powers) == {
+        7: "peek_own",
+        8: "peek_own",
+        9: "peek_other",
+        10: "peek_other",
+        11: "swap_blind",
+        12: "swap_blind",
+    }
+    assert (cabo.going_out.bonus, cabo.going_out.penalty) == (0, 10)
+    assert cabo.going_out.ties_count_as_lowest and cabo.empty_draw_pile == "end_round"
+    assert (cabo.players.min, cabo.players.max, cabo.game.end_score) == (2, 4, 101)
+    # each card scores its number
+    assert gr.score_layout(cabo, [0, 13, 12, 7]) == 0 + 13 + 12 + 7
+    for unwritable in ("Kamikaze", "exactly 100", "Bezier"):
+        assert unwritable in cabo.description
 
 
 # --- skyjo-like (rules 10.6-10.10) -------------------------------------------------------------

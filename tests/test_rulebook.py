@@ -68,5 +68,17 @@ def test_paragraphs_are_joined_and_sections_are_titled() -> None:
     assert rule_text("8") == "End of the round and scoring"
     assert (rule_text("4.1") or "").startswith("Draw. Take the top card of the draw pile")
     assert (rule_text("4.6") or "").startswith("Every turn ends with exactly one discard.")
-    assert rule_text("11.1") is None and rule_text(None) is None
+    assert rule_text("12.1") is None and rule_text(None) is None
     assert "**" not in "".join(rules().values())
+
+
+def test_rule_11_the_rules_of_knowledge_powers_and_knocking_have_texts() -> None:
+    assert rule_text("11") == (
+        "What a seat knows, what a card does, how a round ends, what a layout scores"
+    )
+    assert (rule_text("11.5") or "").startswith("Knocking. Under round_end.knock: true")
+    # a refusal quotes the sentences naming its code, not the whole readings paragraph
+    face_up = rule_text("11.8", "slot-face-up") or ""
+    assert face_up == "A peek at a face-up card is refused (slot-face-up)."
+    assert "bad-slot" in (rule_text("11.8", "bad-slot") or "")
+    assert "not-your-turn" in (rule_text("11.7", "not-your-turn") or "")

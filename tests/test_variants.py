@@ -45,7 +45,8 @@ def table(
 
 
 def test_every_bundled_variant_is_tested_and_extends_standard() -> None:
-    family = ["golf-6", "golf-9", "skyjo-like"]  # see tests/test_golf_family_rulesets.py
+    family = ["golf-6", "golf-9", "skyjo-like", "four-card-golf", "cabo-like", "golf-6-house"]
+    # see tests/test_golf_family_rulesets.py
     assert sorted(gr.bundled_rulesets()) == sorted(["standard", *VARIANTS, *family])
     folder = Path(__file__).resolve().parent.parent / "rulesets"
     for name in VARIANTS:
