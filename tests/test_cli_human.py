@@ -6,6 +6,7 @@ back as feedback and that the record written is a game the validator accepts."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -18,7 +19,7 @@ from kit import ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.cli.human import HELP, TerminalPlayer, move_words, parse_move
-from gnoming_rules.core.moves import Bounce, Discard, Draw, Place, Reveal
+from gnoming_rules.core.moves import Bounce, Discard, Draw, Knock, Pass, Peek, Place, Reveal, Swap
 from gnoming_rules.play.observation import observe
 from gnoming_rules.referee.validate import validate_file
 
@@ -133,6 +134,11 @@ def test_human_play_refuses_what_needs_standard_output(tmp_path: Path) -> None:
         ("Bounce 2", Bounce(0, 2)),
         ("discard", Discard(0, None)),
         ("di 1", Discard(0, 1)),
+        ("peek 2", Peek(0, 2)),
+        ("pe 3 1", Peek(0, 3, 1)),
+        ("swap 0 2 3", Swap(0, 0, 2, 3)),
+        ("pa", Pass(0)),
+        ("knock", Knock(0)),
     ],
 )
 def test_typed_moves_read_as_the_record_writes_them(text: str, move: object) -> None:
@@ -148,6 +154,8 @@ def test_typed_moves_read_as_the_record_writes_them(text: str, move: object) -> 
         ("place", "place which slot?"),
         ("draw discard 2", "pile"),
         ("place 1 2", "too many words"),
+        ("swap 0 1", "swap N S M"),
+        ("peek", "peek at which slot"),
     ],
 )
 def test_a_line_that_is_no_move_says_why(text: str, why: str) -> None:
@@ -174,3 +182,25 @@ def test_the_terminal_player_reads_piles_by_the_rulesets_count() -> None:
     player = TerminalPlayer(seat, ["Ana", "Bo", "Cy"], lambda: next(typed), written.append)
     assert player.choose(rules, observe(state, seat)) == Draw(seat, 2)
     assert any(line.startswith("not a move: pile: must be 0 to 2, got 3") for line in written)
+
+
+def test_rule_11_a_person_peeks_sees_the_peeked_cards_and_names_a_powers_targets(
+    tmp_path: Path,
+) -> None:
+    """Under cabo-like (rules 11.2-11.5) the person types setup peeks, sees each peeked card
+    in brackets in their own layout (known, still face down), and the moves listed include
+    the powers' targets and the knock as typed; the record is valid."""
+    out = tmp_path / "cabo.json"
+    status, printed = play(out, ["peek 0", "peek 3"], "--ruleset", "cabo-like")
+    assert status == 0
+    verdict = validate_file(out)
+    assert verdict.valid and verdict.complete, verdict
+    record = json.loads(out.read_text(encoding="utf-8"))
+    deal = record["rounds"][0]["deal"]
+    slots = 4
+    seen = {0: deal[0 * slots + 0], 3: deal[0 * slots + 3]}  # seat 0's dealt layout
+    peeked_rows = [line for line in printed if line.startswith("|") and "(" in line]
+    assert any(f"({seen[0]})" in line for line in peeked_rows)
+    assert "knock" in "\n".join(line for line in printed if line.startswith("moves: "))
+    moves = [move for move in record["rounds"][0]["moves"] if move["player"] == 0]
+    assert [m["slot"] for m in moves if m["action"] == "peek"][:2] == [0, 3]

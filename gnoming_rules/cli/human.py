@@ -4,14 +4,18 @@ At each of the seat's turns, :class:`TerminalPlayer` draws the table as the seat
 (the face-down cards of every layout hidden, the draw pile's order too), lists the moves
 the rules allow, and reads one line. A move is typed in words, slots and piles counted
 from 0 as everywhere: ``reveal 4``, ``draw`` (from the deck), ``draw discard 1``,
-``place 4``, ``bounce 2``, ``discard``, ``discard 0``, ``flip 7``; an action may be
-shortened to a prefix that names one (``p 4``, ``dr``, ``di 1``). The referee judges
+``place 4``, ``bounce 2``, ``discard``, ``discard 0``, ``flip 7``, and under the
+rules of 11 ``peek 2`` (one's own slot 2), ``peek 3 1`` (seat 1's slot 3), ``swap 0 1 3``
+(one's slot 0 with seat 1's slot 3), ``pass`` and ``knock``; an action may be shortened
+to a prefix that names one (``pl 4``, ``dr``, ``di 1``). The referee judges
 the move: a refusal is printed with its code, rule and reason, and the seat types again.
 ``?`` lists the moves again, ``help`` says what each move does; ``quit`` (or the end of
 the input) ends the game, whose record so far is kept.
 
-The table shows a key of slot numbers beside the layouts, and under each layout the
-score of its face-up cards (:func:`~gnoming_rules.core.scoring.score_visible`).
+The table shows a key of slot numbers beside the layouts, a face-down card the seat
+knows (rule 11.1: a peek, a card it placed face down) in brackets with its face,
+``(7)``, and under each layout the score of its face-up cards
+(:func:`~gnoming_rules.core.scoring.score_visible`).
 
 This is not a command: ``gnoming play`` uses it (so it is not in ``COMMANDS``).
 """
@@ -42,8 +46,20 @@ from ..play.render import (
 PROMPT: Final = "your move (or ?, help or quit):"
 """The line printed before each line is read."""
 
-ACTIONS: Final = ("reveal", "draw", "place", "bounce", "discard", "flip")
-"""What a seat can do, as typed (the record's action names)."""
+ACTIONS: Final = (
+    "reveal",
+    "draw",
+    "place",
+    "bounce",
+    "discard",
+    "flip",
+    "peek",
+    "swap",
+    "pass",
+    "knock",
+)
+"""What a seat can do, as typed (the record's action names). A prefix that names one of the
+first six (rules 1-10) and moves of rule 11 too names the first six's (``p``: ``place``)."""
 
 HELP: Final = """\
 moves, slots and piles counted from 0 (the slot key is beside the layouts):
@@ -55,6 +71,11 @@ moves, slots and piles counted from 0 (the slot key is beside the layouts):
                    slot N (not filled this turn); you then hold the card it replaces
   discard P        put the card you hold face up on discard pile P (a hazard: discard)
   flip N           turn up one of your face-down cards, slot N (after a hazard)
+  peek N [S]       look at your face-down card in slot N, or at seat S's slot N (setup
+                   peeks and the powers of rule 11.4); a card you know shows as (7)
+  swap N S M       exchange your slot N with seat S's slot M (a swap power)
+  pass             decline a power, or keep your cards after a look (rule 11.4)
+  knock            end the round instead of drawing: every other seat has one more turn
 an action may be shortened (p 4, dr, di 1); ? lists the moves open now; quit stops"""
 """What ``help`` prints: every move in words."""
 
@@ -66,6 +87,10 @@ def move_words(move: PlayerMove) -> str:
     if entry["action"] == "draw" and entry["source"] == "discard":
         words.append("discard")
     words += [str(entry[key]) for key in ("pile", "slot") if key in entry]
+    if entry["action"] == "peek" and entry.get("target", entry["player"]) != entry["player"]:
+        words.append(str(entry["target"]))
+    if entry["action"] == "swap":
+        words += [str(entry["target"]), str(entry["target_slot"])]
     return " ".join(words)
 
 
@@ -76,7 +101,10 @@ def parse_move(text: str, seat: int, players: int, piles: int = 2) -> PlayerMove
     words = text.split()
     if not words:
         raise ValueError("nothing typed")
-    matching = [action for action in ACTIONS if action.startswith(words[0].lower())]
+    typed = words[0].lower()
+    matching = [action for action in ACTIONS if action.startswith(typed)]
+    if len(matching) > 1 and len(set(matching) & set(ACTIONS[:6])) == 1:
+        matching = [action for action in matching if action in ACTIONS[:6]]  # p: place
     if len(matching) != 1:
         named = f"{words[0]!r} names {' or '.join(matching)}" if matching else "no such action"
         raise ValueError(f"{named}: type one of {', '.join(ACTIONS)}")
@@ -93,6 +121,20 @@ def parse_move(text: str, seat: int, players: int, piles: int = 2) -> PlayerMove
     elif action == "discard":
         if rest:
             entry["pile"] = _number(rest.pop(0), "pile")
+    elif action in ("pass", "knock"):
+        pass
+    elif action == "peek":
+        if not rest:
+            raise ValueError("peek at which slot? e.g. peek 2, or peek 2 1 for seat 1's slot 2")
+        entry["slot"] = _number(rest.pop(0), "slot")
+        if rest:
+            entry["target"] = _number(rest.pop(0), "seat")
+    elif action == "swap":
+        if len(rest) < 3:
+            raise ValueError("swap your slot N with seat S's slot M: swap N S M, e.g. swap 0 1 3")
+        entry["slot"] = _number(rest.pop(0), "slot")
+        entry["target"] = _number(rest.pop(0), "seat")
+        entry["target_slot"] = _number(rest.pop(0), "slot")
     else:
         if not rest:
             raise ValueError(f"{action} which slot? e.g. {action} 0")
@@ -176,7 +218,7 @@ class TerminalPlayer:
         rows, cols = ruleset.compiled.rows, ruleset.compiled.cols
         blocks = [["slots", *draw_slot_numbers(rows, cols)]]
         for seat, layout in enumerate(seen.layouts):
-            face_up = sum(1 << slot for slot, card in enumerate(layout) if card is not None)
+            face_up = seen.face_up_mask(seat)  # a card known face down is drawn (7)
             title = seat_name(seat, self.names) + (" (you)" if seat == self.seat else "")
             score = f"face up: {score_visible(ruleset, layout)}"
             blocks.append([title, *draw_layout(layout, face_up, rows, cols), score])
