@@ -27,7 +27,9 @@ def load(ruleset: str = "quick", players: int = 3, **more: int) -> pyspiel.Game:
     return pyspiel.load_game(GAME_NAME, {"ruleset": ruleset, "players": players, **more})
 
 
-@pytest.mark.parametrize("ruleset", ["quick", "one-round-no-bounce"])
+@pytest.mark.parametrize(
+    "ruleset", ["quick", "one-round-no-bounce", "four-card-golf", "cabo-like", "golf-6-house"]
+)
 def test_openspiels_random_simulation_test_passes(ruleset: str, tmp_path: Path) -> None:
     if ruleset == "one-round-no-bounce":
         path = tmp_path / "variant.yaml"

@@ -22,6 +22,7 @@ from gnoming_rules.adapters.pettingzoo_env import GnomingEnv, env, raw_env
 from gnoming_rules.play.observation import observe
 
 VARIANTS = ["standard", "quick", "no-bounce", "gentle-hazards", "end-on-empty-deck"]
+VARIANTS += ["four-card-golf", "cabo-like", "golf-6-house"]  # rule 11: peeks, powers, knocks
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -86,10 +86,13 @@ def play_out(live: Live, table: str, clients: dict[int, Client], rng: random.Ran
     raise AssertionError("the game did not end")
 
 
-def check_views(client: Client, seat: int | None, states: list[gr.State]) -> int:
-    """Every view ``client`` received is exactly what ``seat`` saw at that step."""
+def check_views(
+    client: Client, seat: int | None, states: list[gr.State], rules: gr.Ruleset | None = None
+) -> int:
+    """Every view ``client`` received is exactly what ``seat`` saw at that step (under
+    ``rules``, standard by default)."""
     views = [message for message in client.received if message["type"] == "view"]
-    rules = gr.load_ruleset("standard")
+    rules = rules or gr.load_ruleset("standard")
     for view in views:
         seen = observe(states[view["step"]], seat)
         assert view["observation"] == observation_to_dict(seen)
@@ -415,3 +418,34 @@ def test_a_refusal_joins_the_error_tree_and_its_codes_are_listed_once() -> None:
     assert len(listed) == len(set(listed))
     page = (Path(__file__).resolve().parents[1] / "docs" / "server.md").read_text(encoding="utf-8")
     assert [code for code in SERVER_CODES if f"`{code}`" not in page] == []
+
+
+@pytest.mark.parametrize("name", ["cabo-like", "four-card-golf", "golf-6-house"])
+def test_rule_11_a_table_of_a_new_ruleset_serves_each_seat_what_it_knows(
+    live: Live, name: str
+) -> None:
+    """A person and two bots play a round of a bundled ruleset of rule 11 through the
+    server: every view is the seat's own observation (a peeked or placed card shown to the
+    seats that know it, rule 11.1, and to no other), the legal moves are the referee's, and
+    the record is valid."""
+    rules = gr.load_ruleset({"extends": name, "name": f"short-{name}", "rounds": 1})
+    ruleset = {"extends": name, "name": f"short-{name}", "rounds": 1}
+    table = live.create(
+        ruleset=ruleset, seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}]
+    )["table"]
+    token = live.seat(table, 0)
+    with live.socket(table, token) as ana, live.socket(table) as watcher:
+        for client in (ana, watcher):
+            assert client.until("welcome")["table"] == table
+        play_out(live, table, {0: ana}, random.Random(len(name)))
+        watcher.latest_view(0.3)
+    record = parse_record(live.http.get(f"/tables/{table}/record").content)
+    assert isinstance(record, Record)
+    verdict = validate_record(record)
+    assert verdict.valid and verdict.complete, verdict
+    states = truth_states(record)
+    assert check_views(ana, 0, states, rules) > 5
+    assert check_views(watcher, None, states, rules) > 5
+    if rules.compiled.knowledge:  # a peek made by seat 0 shows that card to seat 0 alone
+        views = [m["observation"] for m in ana.received if m["type"] == "view"]
+        assert any(v["known"] for v in views)
