@@ -57,7 +57,7 @@ def places(ruleset: Ruleset, pattern: Pattern, free: frozenset[int]) -> list[fro
     return [frozenset(group) for group in groups if group <= free]
 
 
-def _instance_points(
+def instance_points(
     ruleset: Ruleset,
     pattern: Pattern,
     layout: Sequence[Face],
@@ -88,7 +88,7 @@ def _from(
     pattern = patterns[index]
     scored = []
     for group in places(ruleset, pattern, free):
-        points = _instance_points(ruleset, pattern, layout, group, wild)
+        points = instance_points(ruleset, pattern, layout, group, wild)
         if points is not None:
             scored.append((group, points))
     families: list[tuple[frozenset[int], int, int]] = []  # (slots, instances, points)

@@ -19,6 +19,8 @@ import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face, Ruleset
 from gnoming_rules.core import is_positive
 from gnoming_rules.core.cards import EMPTY
+from gnoming_rules.core.ruleset import OfAKind
+from gnoming_rules.core.scoring import ScoreBreakdown
 
 
 def _ruleset_and_layout(
@@ -46,8 +48,17 @@ def transposing_keeps_the_score(data: st.DataObject) -> None:
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
     swap = {"rows": "columns", "columns": "rows", "diagonals": "diagonals"}
     lines = [swap[kind] for kind in ruleset.sets.lines]  # rule 10.4: rows become columns
+    patterns = [p.model_dump(mode="json") for p in ruleset.scoring.patterns]
+    for pattern in patterns:  # rule 11.6: adjacent rows become adjacent columns, and back
+        if isinstance(pattern["shape"], dict) and "adjacent_lines" in pattern["shape"]:
+            pattern["shape"] = {"adjacent_lines": swap[pattern["shape"]["adjacent_lines"]]}
     transposed_rules = variant(
-        ruleset, {"layout": {"rows": cols, "cols": rows}, "sets": {"lines": lines}}
+        ruleset,
+        {
+            "layout": {"rows": cols, "cols": rows},
+            "sets": {"lines": lines},
+            "scoring": {"patterns": patterns},
+        },
     )
     transposed = [layout[r * cols + c] for c in range(cols) for r in range(rows)]
     assert gr.score_layout(transposed_rules, transposed) == gr.score_layout(ruleset, layout)
@@ -55,10 +66,16 @@ def transposing_keeps_the_score(data: st.DataObject) -> None:
 
 def permuting_rows_and_columns_keeps_the_score(data: st.DataObject) -> None:
     """Reordering the rows and the columns of a layout does not change its score (where
-    diagonals are no sets: a reordering moves cards off them, RULES 10.4)."""
+    diagonals are no sets: a reordering moves cards off them, RULES 10.4; and where the
+    scoring patterns are only ``of_a_kind``, which takes cards anywhere: a reordering breaks
+    up or makes a ``square`` or ``adjacent_lines``, which need adjacent slots, 11.6)."""
     ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     if "diagonals" in ruleset.sets.lines:
         ruleset = variant(ruleset, {"sets": {"lines": ["rows", "columns"]}})
+    patterns = [p.model_dump(mode="json") for p in ruleset.scoring.patterns]
+    anywhere = [p for p in patterns if isinstance(p["shape"], dict) and "of_a_kind" in p["shape"]]
+    if anywhere != patterns:
+        ruleset = variant(ruleset, {"scoring": {"patterns": anywhere}})
     rows, cols = ruleset.layout.rows, ruleset.layout.cols
     row_order = data.draw(st.permutations(range(rows)), label="row order")
     col_order = data.draw(st.permutations(range(cols)), label="column order")
@@ -76,10 +93,15 @@ def lowering_a_loose_card_never_raises_the_score(data: st.DataObject) -> None:
     a wild mulligan that such a set would newly cover was in no set before, so the referee
     may un-wild it instead, which changes nothing else. Not under ``sets.cards: any``
     (10.3, with set score ``zero`` or ``remove``): a lower card may complete a set of
-    negative cards, which then score 0.
+    negative cards, which then score 0. Nor under scoring patterns (11.6), which are then
+    left out: a pattern found is not optional (11.8), so a lower card may complete one that
+    scores more than its cards did (``points: P``), or that takes cards out of sets that
+    scored less (a card in two sets counts in both).
     """
     ruleset, layout = _ruleset_and_layout(data, mulligans=(0, 2))
     assume(ruleset.sets.cards != "any")
+    if ruleset.scoring.patterns:
+        ruleset = variant(ruleset, {"scoring": {"patterns": []}})
     breakdown = gr.score_breakdown(ruleset, layout)
     loose = [c.slot for c in breakdown.cards if not c.in_set and is_positive(c.card)]
     assume(loose)
@@ -100,8 +122,14 @@ def a_wild_mulligan_never_scores_worse_than_an_unmatched_one(data: st.DataObject
 
     The plain card is written as a hazard under a variant whose hazard penalty is that
     value (hazards never join sets); the layout's own hazards are then corrected back.
+    Scoring patterns (11.6) are left out under ``sets.cards: any`` (10.3): there a mulligan
+    that is not wild still matches the other mulligans, so it may complete a pattern, which
+    is not optional (11.8) and may score more than its cards (``points: P``); a hazard
+    completes none. (Under ``positive`` a mulligan that is not wild forms no pattern.)
     """
     ruleset, layout = _ruleset_and_layout(data, mulligans=(2, 3))
+    if ruleset.sets.cards == "any" and ruleset.scoring.patterns:
+        ruleset = variant(ruleset, {"scoring": {"patterns": []}})
     mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
     assume(mulligans)
     slot = data.draw(st.sampled_from(mulligans), label="mulligan")
@@ -168,31 +196,68 @@ def _points(ruleset: Ruleset, value: int) -> int:
     return 0 if ruleset.sets.score in ("zero", "remove") else -value  # remove: 10.6
 
 
-def score_under(ruleset: Ruleset, layout: Sequence[Face], wild: set[int]) -> int:
-    """The score when exactly the mulligans in ``wild`` are wild (RULES 8.2-8.5)."""
-    sets = sets_under(ruleset, layout, wild)
-    covered = {slot for line, _ in sets for slot in line}
+def score_under(
+    ruleset: Ruleset, layout: Sequence[Face], wild: set[int], taken: frozenset[int] = frozenset()
+) -> int:
+    """The score when exactly the mulligans in ``wild`` are wild (RULES 8.2-8.5), leaving
+    out the slots ``taken`` by scoring patterns (11.6: their cards score nothing else, and
+    a line holding one is no set; the patterns' own points are not counted here)."""
+    sets = [(line, v) for line, v in sets_under(ruleset, layout, wild) if not taken & set(line)]
+    covered = {slot for line, _ in sets for slot in line} | taken
     loose = sum(card_points(ruleset, c) for s, c in enumerate(layout) if s not in covered)
     return loose + sum(_points(ruleset, value) for _, value in sets)
 
 
+def _pattern_slots(ruleset: Ruleset, layout: Sequence[Face], breakdown: ScoreBreakdown) -> set[int]:
+    """The slots of the breakdown's pattern instances, each checked to be an instance of one
+    of the ruleset's patterns under its choice of wild mulligans, scoring what the pattern
+    says, disjoint from the others (RULES 11.6, 11.8)."""
+    from pattern_reference import instance_points, places  # (it imports this module)
+
+    everything = frozenset(range(len(layout)))
+    wild = set(breakdown.wild)
+    taken: set[int] = set()
+    for found in breakdown.patterns:
+        group = frozenset(found.slots)
+        assert not group & taken, f"{found} shares a card with an earlier instance"
+        taken |= group
+        assert any(
+            (
+                len(group) == pattern.shape.of_a_kind
+                if isinstance(pattern.shape, OfAKind)
+                else group in places(ruleset, pattern, everything)
+            )
+            and instance_points(ruleset, pattern, layout, group, wild) == found.points
+            for pattern in ruleset.scoring.patterns
+        ), f"{found} is no instance of a pattern of the ruleset"
+    return taken
+
+
 def the_breakdown_adds_up_to_the_score(data: st.DataObject) -> None:
     """The score is the sum of its breakdown, and the breakdown is what RULES 8.2-8.5 say
-    for its choice of wild mulligans: those sets, those cards in them, those points."""
+    for its choice of wild mulligans: those sets, those cards in them, those points; with
+    scoring patterns (11.6), instances of them whose cards are in no set and score nothing
+    else."""
     ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
     breakdown = gr.score_breakdown(ruleset, layout)
     assert breakdown.total == gr.score_layout(ruleset, layout)
+    patterns = sum(p.points for p in breakdown.patterns)
     parts = sum(s.points for s in breakdown.sets) + sum(c.points for c in breakdown.cards)
-    assert breakdown.total == parts
+    assert breakdown.total == patterns + parts
     wild = set(breakdown.wild)
-    expected_sets = sets_under(ruleset, layout, wild)
+    taken = frozenset(_pattern_slots(ruleset, layout, breakdown))
+    expected_sets = [
+        (line, v) for line, v in sets_under(ruleset, layout, wild) if not taken & set(line)
+    ]
     assert sorted((s.slots, s.value) for s in breakdown.sets) == sorted(expected_sets)
     covered = {slot for line, _ in expected_sets for slot in line}
     for card in breakdown.cards:
         assert card.card == layout[card.slot]
         assert card.in_set == (card.slot in covered)
-        assert card.points == (0 if card.in_set else card_points(ruleset, card.card))
-    assert breakdown.total == score_under(ruleset, layout, wild)
+        assert card.in_pattern == (card.slot in taken)
+        scored = card.in_set or card.in_pattern
+        assert card.points == (0 if scored else card_points(ruleset, card.card))
+    assert breakdown.total == patterns + score_under(ruleset, layout, wild, taken)
 
 
 def the_wild_mulligans_stay_within_the_limit(data: st.DataObject) -> None:
@@ -205,8 +270,20 @@ def the_wild_mulligans_stay_within_the_limit(data: st.DataObject) -> None:
 
 
 def the_referee_takes_the_lowest_wild_choice(data: st.DataObject) -> None:
-    """No allowed choice of wild mulligans scores lower than the referee's (RULES 8.2)."""
+    """No allowed choice of wild mulligans scores lower than the referee's (RULES 8.2).
+
+    With scoring patterns (11.6) the reference is the brute-force reading of 11.8 (every
+    choice of wild mulligans and of instances, then the sets): exponential in the slots, so
+    on layouts of up to nine slots; on larger ones the patterns are left out.
+    """
     ruleset, layout = _ruleset_and_layout(data, mulligans=(1, 3))
+    if ruleset.scoring.patterns:
+        if len(layout) <= 9:
+            from pattern_reference import reference_score  # (it imports this module)
+
+            assert gr.score_layout(ruleset, layout) == reference_score(ruleset, layout)
+            return
+        ruleset = variant(ruleset, {"scoring": {"patterns": []}})
     mulligans = [slot for slot, card in enumerate(layout) if card == MULLIGAN]
     limit = min(ruleset.mulligan.max_face_up, len(mulligans))
     if ruleset.sets.score == "remove":  # no mulligan is wild for a line that leaves (10.6)
