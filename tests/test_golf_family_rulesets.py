@@ -1,8 +1,8 @@
 """The bundled rulesets of the Golf family (issues 19 and 30, rules 10-11): golf-6, golf-9,
 skyjo-like, four-card-golf and cabo-like play, validate, redact and replay (the two that
-place cards face down, rule 11.3, have no public form yet: redact refuses them, and their
-face-up variants redact); a six-card Golf record written at the table validates, and a
-copy with one changed claim is refused at that move."""
+place cards face down, rule 11.3, included: their public form names only what the whole
+table saw); a six-card Golf record and a Cabo-like one written at the table validate, and a
+copy of each with one changed claim is refused at that move."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from kit import EXAMPLES
 import gnoming_rules as gr
 from gnoming_rules.cli import main
 from gnoming_rules.core.cards import EMPTY
-from gnoming_rules.core.errors import UsageError
 from gnoming_rules.formats import state_from_dict, state_to_dict
 from gnoming_rules.formats.record import Record, dump_record, parse_record, write_record
 from gnoming_rules.pictures.table import table_svg
@@ -29,7 +28,8 @@ from gnoming_rules.testing import variant
 
 FAMILY = ["golf-6", "golf-9", "skyjo-like", "four-card-golf", "cabo-like", "golf-6-house"]
 PLACED_DOWN = {"four-card-golf", "cabo-like"}
-"""The rulesets that place cards face down (rule 11.3): no public form yet."""
+"""The rulesets that place cards face down (rule 11.3): their public form names a card
+drawn from the deck only when it is discarded unplayed or turned up at the round's end."""
 GOLF = EXAMPLES / "golf"
 """Records written by hand at a table (public information: no deal)."""
 
@@ -59,17 +59,17 @@ def test_a_family_game_plays_validates_redacts_and_replays(name: str) -> None:
     record, final = play_game(rules, players=3, seed=7, ruleset_ref=name)
     verdict = validate_record(parse_record(dump_record(record)))
     assert verdict.valid and verdict.complete and verdict.totals == final.totals
-    if name in PLACED_DOWN:
-        # Public records under play.placed: down (rule 11.3) are not written yet
-        # (docs/decisions.md): redact refuses the record rather than name a card that one
-        # seat saw. The same game with cards placed face up redacts (the test below).
-        with pytest.raises(UsageError) as refused:
-            redact(record)
-        assert refused.value.code == "no-public-form"
-        return
     public = redact(record)
     public_verdict = validate_record(parse_record(dump_record(public)))
     assert public_verdict.valid and public_verdict.totals == final.totals
+    assert public_verdict.scores == verdict.scores and public_verdict.complete
+    if name in PLACED_DOWN:  # rule 11.3: a deck draw names no card, its unplayed discard does
+        moves = [move for round_ in public.rounds for move in round_.moves]
+        deck_draws = [
+            move for move in moves if move["action"] == "draw" and move["source"] == "deck"
+        ]
+        assert deck_draws and all("card" not in move for move in deck_draws)
+        assert any("card" in move for move in moves if move["action"] == "discard")
 
 
 @pytest.mark.parametrize("name", sorted(PLACED_DOWN))
@@ -303,3 +303,71 @@ def test_views_drawings_snapshots_and_encodings_show_an_empty_slot_as_empty() ->
     first = encoder.start("layouts") + slot * faces
     cell = vector[first : first + faces]
     assert not cell.any()
+
+
+# --- a Cabo-like record written at the table (rule 11.3: cards placed face down) -----------
+
+
+def _cabo_round() -> dict[str, object]:
+    import yaml
+
+    data: dict[str, object] = yaml.safe_load((GOLF / "cabo-round.yaml").read_text())
+    return data
+
+
+def _moves(data: dict[str, object]) -> list[dict[str, object]]:
+    return data["rounds"][0]["moves"]  # type: ignore[index,no-any-return]
+
+
+def _refusal(data: dict[str, object]) -> tuple[int | None, int | None, str]:
+    verdict = validate_record(parse_record(json.dumps(data)))
+    assert verdict.error is not None
+    return verdict.error.round, verdict.error.move, verdict.error.code
+
+
+def test_a_cabo_like_record_written_at_the_table_validates() -> None:
+    record = parse_record((GOLF / "cabo-round.yaml").read_bytes())
+    verdict = validate_record(record)
+    assert verdict.valid and verdict.information == "public"
+    assert verdict.scores == ((32, 9),)
+    moves = _moves(_cabo_round())
+    assert all("card" not in move for move in moves if move["action"] == "peek")
+    assert all("card" not in move for move in moves if move.get("source") == "deck")
+
+
+def test_the_cabo_like_record_with_a_final_card_changed_is_refused_at_the_rounds_end() -> None:
+    """Ana's slot 2 holds, face down, the 4 everyone saw her take from the discard pile."""
+    verdict = validate_record(parse_record((GOLF / "cabo-round-tampered.yaml").read_bytes()))
+    assert verdict.error is not None
+    assert (verdict.error.round, verdict.error.move, verdict.error.code) == (
+        0,
+        None,
+        "card-mismatch",
+    )
+
+
+def test_the_cabo_like_record_names_an_unplayed_deck_draw_where_it_is_discarded() -> None:
+    data = _cabo_round()
+    del _moves(data)[11]["card"]  # the 9 drawn from the deck and discarded unplayed
+    assert _refusal(data) == (0, 11, "bad-record")
+    data = _cabo_round()
+    _moves(data)[11]["card"] = 7  # a 7's power peeks at one's own card: move 12 is no such peek
+    assert _refusal(data) == (0, 12, "bad-slot")
+    data = _cabo_round()
+    _moves(data)[6]["card"] = 12  # the 11 displaced at move 5 is what move 6 discards
+    assert _refusal(data) == (0, 6, "card-mismatch")
+
+
+def test_the_cabo_like_record_names_no_card_drawn_from_the_deck() -> None:
+    data = _cabo_round()
+    _moves(data)[7]["card"] = 4
+    assert _refusal(data) == (0, 7, "bad-record")
+    data = _cabo_round()
+    del _moves(data)[4]["card"]  # a draw from the discard pile names its card
+    assert _refusal(data) == (0, 4, "bad-record")
+
+
+def test_a_record_whose_ruleset_cannot_be_resolved_is_read_as_placing_face_up() -> None:
+    data = _cabo_round()
+    data["ruleset"] = "no-such-ruleset"
+    assert _refusal(data) == (0, 7, "bad-record")  # the deck draw names no card

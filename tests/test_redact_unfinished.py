@@ -76,8 +76,7 @@ PLACED_UP = [
     if gr.load_ruleset(name).compiled.placed_down
 ]
 """The bundled rulesets of rule 11.3 with cards placed face up: setup peeks, powers and
-knocking (11.2, 11.4, 11.5) in records that have a public form (under ``placed: down``
-redact refuses with ``no-public-form``, docs/decisions.md)."""
+knocking (11.2, 11.4, 11.5), whose public form names every card the table saw."""
 
 
 @given(cut_mid_round(game_setups(st.sampled_from(PLACED_UP))), st.booleans())

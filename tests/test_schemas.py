@@ -112,8 +112,13 @@ def test_the_public_record_schema_requires_what_a_person_at_the_table_saw() -> N
     assert set(defs["PublicRound"]["required"]) == {"start", "moves"}
     assert "deal" not in defs["PublicRound"]["properties"]
     assert defs["Start"]["required"] == ["piles"]
-    for action in ("Reveal", "Draw", "Flip"):
+    for action in ("Reveal", "Flip"):
         assert "card" in defs[f"Public{action}Entry"]["required"], action
+    # a draw's card depends on the ruleset: none from the deck under play.placed: down
+    # (rule 11.3), where a discard may name its card; the record's reader checks both
+    assert "card" in defs["PublicDrawEntry"]["properties"]
+    assert "card" not in defs["PublicDrawEntry"]["required"]
+    assert "card" in defs["PublicDiscardEntry"]["properties"]
     assert defs["PublicReshuffleEntry"]["required"] == ["action"]
     assert "cards" not in defs["PublicReshuffleEntry"]["properties"]
 

@@ -43,6 +43,7 @@ __all__ = [
     "PeekEntry",
     "Pile",
     "PlaceEntry",
+    "PublicDiscardEntry",
     "PublicDrawEntry",
     "PublicFlipEntry",
     "PublicMoveEntry",
@@ -288,10 +289,26 @@ class PublicRevealEntry(_Reveal):
 
 
 class PublicDrawEntry(_Draw):
-    """draw in a public record: ``card``, the face drawn, is required."""
+    """draw in a public record: ``card``, the face drawn. Required, except that under
+    ``play.placed: down`` (rule 11.3) a draw from the deck names none: only the drawer saw
+    it. Which of the two depends on the ruleset, so the record's reader checks it
+    (:func:`~gnoming_rules.referee.validate.read_structure`)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
-    card: CardFace
+    card: NotRequired[CardFace | None]
+
+
+class PublicDiscardEntry(TypedDict):
+    """discard in a public record: as in a full record; under ``play.placed: down`` (rule
+    11.3) it may name the card discarded (``card``, checked), and must for a card drawn
+    from the deck and discarded unplayed, which the table sees only now. Elsewhere a
+    ``card`` here is ``bad-record`` (the record's reader checks it, knowing the ruleset)."""
+
+    __pydantic_config__ = _STRICT  # type: ignore[misc]
+    action: Literal["discard"]
+    player: Seat
+    pile: NotRequired[Pile | None]
+    card: NotRequired[CardFace | None]
 
 
 class PublicFlipEntry(_Flip):
@@ -318,7 +335,7 @@ PublicMoveEntry = Annotated[
     | PublicDrawEntry
     | PlaceEntry
     | BounceEntry
-    | DiscardEntry
+    | PublicDiscardEntry
     | PublicFlipEntry
     | PublicReshuffleEntry
     | PublicPeekEntry

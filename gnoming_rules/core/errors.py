@@ -94,8 +94,8 @@ chance decides or after the game), ``bot-stuck`` (``play_game``: the game did no
 ``dask-unavailable`` (an optional extra that is not installed, or a Dask scheduler that
 cannot be reached); ``worker-crashed`` is the verdict code of a record whose validation
 crashed a worker process (:mod:`gnoming_rules.corpus.distributed`); ``no-public-form``
-(``redact``: a record under ``play.placed: down``, whose public form this version does not
-write yet, rather than name a card only one seat saw)."""
+(kept for callers that handle it: ``redact`` raised it for a record under ``play.placed:
+down`` until their public form was written; it no longer does)."""
 ServerCode: TypeAlias = Literal[
     "bad-json",
     "bad-request",

@@ -23,7 +23,7 @@ from typing import Final
 from ..core.cards import EMPTY, HAZARD, HIDDEN, Face, a_card, face_text
 from ..core.engine import apply
 from ..core.errors import IllegalMove
-from ..core.moves import Deal, Reshuffle
+from ..core.moves import Bounce, Deal, Discard, Draw, Place, Reshuffle, Swap
 from ..core.rules.round_end import end_round
 from ..core.ruleset import Ruleset
 from ..core.state import State, below_tops
@@ -71,12 +71,19 @@ class Seen:
         self.known: Counter[Face] = Counter()
         self.pile: Counter[Face] | None = None
         """The draw pile's cards as a set, after a reshuffle this round; else ``None``."""
+        self.blind: set[tuple[int, int]] = set()
+        """Under ``play.placed: down`` (rule 11.3): the layout slots (seat, slot) holding a
+        card drawn unnamed from a reshuffled draw pile and never seen since: when it is
+        named, it must be one the pile held."""
+        self.held_blind = False
+        """Whether the held card is such a card."""
 
     def begin(self, ruleset: Ruleset, state: State, start: Start) -> State:
         """The state after round ``state.round``'s start: the piles started as ``start``
         says, every other card a stand-in. Raises ``impossible-card`` (rule 1.1) when
         ``start`` names more copies of a face than the deck holds."""
         self.known, self.pile = Counter(), None
+        self.blind, self.held_blind = set(), False
         for card in (*start.removed, *start.piles):
             self.learn(card, "the start names")
         rest = list((self.deck - self.known).elements())
@@ -123,12 +130,58 @@ class Seen:
             )
         self.pile[card] -= 1
 
+    def named(self, card: Face, how: str, state: State, blind: bool) -> None:
+        """Count ``card``, a stand-in the record names now (``how``), as :meth:`learn`
+        does; or, when ``blind`` (it was drawn unnamed from a reshuffled draw pile, rule
+        11.3), take it from the pile's cards, which must hold it."""
+        if not blind or self.pile is None:
+            self.learn(card, how, state)
+        elif self.pile[card] <= 0:
+            left = ", ".join(face_text(face) for face in sorted(self.pile.elements(), key=str))
+            raise IllegalMove(
+                IMPOSSIBLE,
+                "1.1",
+                f"{how} {a_card(card)}, drawn from the reshuffled draw pile, which held "
+                f"none that nobody has seen since (it holds {left or 'nothing'})",
+            )
+        else:
+            self.pile[card] -= 1
+
+    def track(self, move: object) -> None:
+        """Follow the cards drawn unnamed from a reshuffled draw pile (:attr:`blind`)
+        through ``move``, once it is replayed (under ``play.placed: down`` only)."""
+        kind = type(move)
+        if kind is Draw:
+            draw: Draw = move  # type: ignore[assignment]
+            self.held_blind = draw.pile is None and self.pile is not None
+        elif kind is Place or kind is Bounce:
+            play: Place = move  # type: ignore[assignment]
+            spot = (play.player, play.slot)
+            displaced = spot in self.blind
+            if self.held_blind:
+                self.blind.add(spot)
+            else:
+                self.blind.discard(spot)
+            self.held_blind = displaced
+        elif kind is Swap:
+            swap: Swap = move  # type: ignore[assignment]
+            mine, theirs = (swap.player, swap.slot), (swap.target, swap.target_slot)
+            had_mine, had_theirs = mine in self.blind, theirs in self.blind
+            for spot, blind in ((mine, had_theirs), (theirs, had_mine)):
+                if blind:
+                    self.blind.add(spot)
+                else:
+                    self.blind.discard(spot)
+        elif kind is Discard:
+            self.held_blind = False
+
     def reshuffle(self, ruleset: Ruleset, state: State) -> State:
         """The state after a reshuffle whose order nobody saw: the engine checks that one
         is due (``wrong-phase`` otherwise), and the new draw pile is known as a set."""
         below = tuple(below_tops(state.discard_piles))
         after = apply(ruleset, state, Reshuffle(below))
-        self.pile = Counter(below)
+        # (under `down`, what an earlier reshuffled pile still holds was drawn unnamed)
+        self.pile = Counter(below) + (self.pile or Counter())
         return after.replace(draw_pile=(HIDDEN,) * len(below))
 
     def finish(
@@ -152,7 +205,8 @@ class Seen:
         for seat, (layout, faces) in enumerate(zip(after.cards, final, strict=True)):
             for slot, (card, face) in enumerate(zip(layout, faces, strict=True)):
                 if card == HIDDEN and face is not None:
-                    self.learn(face, f"final[{seat}][{slot}] names", after)
+                    how = f"final[{seat}][{slot}] names"
+                    self.named(face, how, after, (seat, slot) in self.blind)
         layouts = tuple(tuple(EMPTY if face is None else face for face in faces) for faces in final)
         # The engine's own round end (rules.round_end.end_round), run again on the true
         # layouts in place of the stand-ins it scored: the round's scores, and whether the

@@ -23,8 +23,8 @@ from typing import Any
 from ..core.cards import EMPTY, Face, sorted_faces
 from ..core.engine import apply, new_game
 from ..core.entries import card_claim, played_move
-from ..core.errors import INPUT_ERROR_CODES, RecordError, UsageError
-from ..core.moves import Bounce, Deal, Move, Place
+from ..core.errors import INPUT_ERROR_CODES, RecordError
+from ..core.moves import Bounce, Deal, Draw, Move, Place
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..formats.record import FORMAT, PublicRecord, Record
@@ -70,12 +70,7 @@ def redact(
         raise RecordError(error.code, error.message, error.round, error.move)
     rules = replay.ruleset
     assert rules is not None  # resolved, or the verdict would be an input error
-    if rules.compiled.placed_down:
-        raise UsageError(
-            "no-public-form",
-            "the public form of a record under play.placed: down (rule 11.3) is not written "
-            "yet: its deck draws and placed cards were seen by one seat only",
-        )
+    down = rules.compiled.placed_down
     stop_round = error.round if error is not None else None
     stop_move = error.move if error is not None else None
     players = len(record.players)
@@ -95,13 +90,15 @@ def redact(
         public: dict[str, Any] = {"start": _start_of(state), "moves": entries}
         rounds.append(public)
         last = stop_move if index == stop_round and stop_move is not None else None
+        blind = False  # under `down`: the card held was drawn from the deck, seen by its drawer
         for number, (entry, move) in enumerate(zip(round_.moves, moves, strict=True)):
             if number == last:
                 claim_refused = error is not None and error.code == "card-mismatch"
                 entries.append(_unreplayed(rules, entry, state, keep_card=claim_refused))
                 break
             after = _apply(rules, state, move)
-            entries.append(_public_entry(entry, move, state, after))
+            entries.append(_public_entry(entry, move, state, after, down=down, blind=blind))
+            blind = down and isinstance(move, Draw) and move.pile is None
             state = after
         if round_.scores is not None:
             public["scores"] = list(round_.scores)
@@ -149,14 +146,26 @@ def _start_of(dealt: State) -> dict[str, Any]:
 
 
 def _public_entry(
-    entry: Mapping[str, Any], move: Move, before: State, after: State
+    entry: Mapping[str, Any],
+    move: Move,
+    before: State,
+    after: State,
+    *,
+    down: bool = False,
+    blind: bool = False,
 ) -> dict[str, Any]:
     """``entry`` as a public record writes it: a reshuffle without its cards, and the card
-    the move showed wherever the public form requires one."""
+    the move showed wherever the public form requires one. Under ``play.placed: down``
+    (``down``, rule 11.3) a draw from the deck names nothing (only its drawer saw it), and
+    the discard of that card unplayed (``blind``: the card held is that draw) names it."""
     public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
     action = public["action"]
-    if action == "peek":  # only the peeking seat saw the card (rule 11.1)
-        public.pop("card", None)
+    if action == "peek" or (
+        down and action == "draw" and isinstance(move, Draw) and move.pile is None
+    ):
+        public.pop("card", None)  # only the peeking seat, or the drawer, saw it (rule 11.1)
+    elif action == "discard" and blind:
+        public["card"] = before.held
     elif action in _REQUIRED or (
         isinstance(move, Place | Bounce) and not before.face_up[move.player] >> move.slot & 1
     ):
@@ -172,9 +181,11 @@ def _unreplayed(
     the whole table sees (any face will do: the refusal comes before the card is read, and
     a face-down card or the draw pile's top was seen by nobody)."""
     public = {key: value for key, value in entry.items() if key != "cards" and value is not None}
-    if not keep_card or public["action"] == "peek":
-        public.pop("card", None)
-    if "card" not in public and public["action"] in _REQUIRED:
+    deck_draw = public["action"] == "draw" and public.get("source") == "deck"
+    down = rules.compiled.placed_down
+    if not keep_card or public["action"] == "peek" or (down and deck_draw):
+        public.pop("card", None)  # (under `down` only the drawer saw a deck draw, 11.3)
+    if "card" not in public and public["action"] in _REQUIRED and not (down and deck_draw):
         public["card"] = _card_in_sight(rules, public, before)
     return public
 

@@ -25,7 +25,7 @@ record claims a card, one comparison.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
@@ -331,6 +331,8 @@ def replay_record(
             players,
             rules.compiled if trusted and rules is not None else None,
             piles=None if trusted else MAX_PILES,
+            # read as `up` where the ruleset cannot be resolved (RECORD.md, rule 11)
+            placed="down" if rules is not None and rules.compiled.placed_down else "up",
         )
     except RecordError as error:
         return _not_a_record(error, record)
@@ -444,7 +446,12 @@ building a tuple for each costs more than reading the entry)."""
 
 
 def read_structure(
-    record: AnyRecord, players: int, table: MoveTable | None = None, *, piles: int | None = None
+    record: AnyRecord,
+    players: int,
+    table: MoveTable | None = None,
+    *,
+    piles: int | None = None,
+    placed: Literal["up", "down"] | None = None,
 ) -> list[Steps]:
     """Step 1's structure: the seats the record names exist, its claims hold one number a
     seat, and every move entry reads as a move (the move layer's
@@ -452,13 +459,16 @@ def read_structure(
     claimed cards; raises ``bad-record`` at the first fault, in document order, listing
     every fault (:attr:`RecordError.problems`). ``table``: the ruleset's shared moves (its
     compiled view), if it is known; ``piles``: the number of discard piles that bounds
-    ``pile`` when no table says it."""
+    ``pile`` when no table says it. ``placed``: how the ruleset plays a card (rule 11.3),
+    which decides where a public record's ``draw`` and ``discard`` name their card
+    (:func:`_public_card_problem`); ``None`` leaves those fields unchecked."""
     fault = _Faults()
     seats = seats_text(players)
     if record.first_player >= players:
         seat = record.first_player
         fault(RecordProblem(None, None, f"first_player: seat {seat} does not exist ({seats})"))
     rounds: list[Steps] = []
+    public = isinstance(record, PublicRecord)
     every_round: Sequence[Round | PublicRound] = record.rounds
     for round_index, round_ in enumerate(every_round):
         moves: list[PlayerMove | Reshuffle] = []
@@ -469,6 +479,11 @@ def read_structure(
             if type(move) is Malformed:
                 path = field_path(("rounds", round_index, "moves", move_index, move.field))
                 fault(RecordProblem(round_index, move_index, f"{path}: {move.message}"))
+            elif public and placed is not None:
+                problem = _public_card_problem(entry, placed)
+                if problem is not None:
+                    path = field_path(("rounds", round_index, "moves", move_index, "card"))
+                    fault(RecordProblem(round_index, move_index, f"{path}: {problem}"))
             moves.append(move)  # type: ignore[arg-type]
             cards.append(entry.get("card"))
         if round_.scores is not None and len(round_.scores) != players:
@@ -490,6 +505,31 @@ def read_structure(
     if fault.found:
         raise RecordError.of(fault.faults, fault.found)
     return rounds
+
+
+def _public_card_problem(entry: Mapping[str, Any], placed: Literal["up", "down"]) -> str | None:
+    """Why a public record's ``draw`` or ``discard`` entry names its card where it must not,
+    or not where it must, under ``play.placed`` (RECORD.md, readings of rule 11): a draw
+    names the card drawn, except a draw from the deck under ``down``, which only the drawer
+    saw; a discard names none, except under ``down`` (where naming the card of an unplayed
+    deck draw is required: the replay says which, :func:`_replay`)."""
+    action = entry["action"]
+    named = entry.get("card") is not None
+    if action == "draw":
+        if placed == "down" and entry["source"] == "deck":
+            if named:
+                return (
+                    "a draw from the deck names no card in a public record under play.placed: "
+                    "down (rule 11.3): only the drawer saw it"
+                )
+            return None
+        return None if named else "missing field"
+    if action == "discard" and named and placed == "up":
+        return (
+            "unknown field: a discard names its card only in a public record under "
+            "play.placed: down (rule 11.3)"
+        )
+    return None
 
 
 # --- step 2 and 3: the replay and the claims -------------------------------------------------
@@ -654,7 +694,19 @@ def _replay(
                     after = handlers[kind](table, state, move)
             except IllegalMove as refusal:
                 return stop(state, refused_move(refusal, round_index, move_index))
-            if card is not None:
+            if seen is not None and kind is Discard and table.placed_down:
+                try:  # rule 11.3: a discard may name its card, an unseen deck draw's must
+                    after = _discarded(table, seen, state, after, move, card=card)
+                except IllegalMove as refusal:
+                    path = field_path(("rounds", round_index, "moves", move_index, "card"))
+                    message = (
+                        refusal.message if refusal.code != "bad-record" else path + refusal.message
+                    )
+                    error = VerdictError(
+                        round_index, move_index, refusal.code, refusal.rule, message
+                    )
+                    return stop(state, error, after)
+            elif card is not None:
                 shown = card_claim(move, after, state)
                 if shown != card:
                     player = after.turn if kind is not Reveal and kind is not Flip else move.player  # type: ignore[union-attr]
@@ -674,7 +726,15 @@ def _replay(
                             round_index, move_index, refusal.code, refusal.rule, refusal.message
                         )
                         return stop(state, error, after)
-            elif seen is not None and (kind is Place or kind is Bounce) and after.held == HIDDEN:
+            elif (
+                seen is not None
+                and (kind is Place or kind is Bounce)
+                and (
+                    after.held == HIDDEN
+                    # under `down` a face-down card the table knows is named too (11.3)
+                    or (table.placed_down and not state.is_face_up(move.player, move.slot))  # type: ignore[union-attr]
+                )
+            ):
                 path = field_path(("rounds", round_index, "moves", move_index, "card"))
                 message = (
                     f"{path}: missing: the {move.action} turned up a face-down card, which a "
@@ -698,6 +758,8 @@ def _replay(
                         round_index, None, refusal.code, refusal.rule, refusal.message
                     )
                     return stop(state, error)
+            if seen is not None and table.placed_down:
+                seen.track(move)
             if observe is not None:
                 observe(rules, state, move, after)
             state = after
@@ -745,8 +807,46 @@ def _learn(
     if type(move) is Draw:
         seen.drawn(card, after.turn, after)
     else:
-        seen.learn(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}", after)
+        play: Place = move  # type: ignore[assignment]
+        blind = (play.player, play.slot) in seen.blind
+        seen.named(card, f"seat {after.turn} {CLAIM_VERBS[type(move)]}", after, blind)
     return after.replace(held=card)
+
+
+def _discarded(
+    rules: CompiledRules,
+    seen: Seen,
+    before: State,
+    after: State,
+    move: PlayerMove | Reshuffle,
+    *,
+    card: Face | None,
+) -> State:
+    """``after`` a public record's ``discard`` under ``play.placed: down`` (rule 11.3),
+    the engine's rules already checked: a card it names is compared with the card held
+    (``card-mismatch``); a card drawn from the deck and discarded unplayed, which the table
+    sees only now, must be named (``bad-record``), is counted (``impossible-card``), and
+    the discard is replayed with it (its power, rule 11.4, follows its face)."""
+    discard: Discard = move  # type: ignore[assignment]
+    held = before.held
+    if held != HIDDEN:
+        if card is not None and card != held:
+            raise IllegalMove(
+                "card-mismatch",
+                None,
+                f"seat {discard.player} discarded {a_card(held)}, but the record says "
+                f"{a_card(card)}",
+            )
+        return after
+    if card is None:
+        raise IllegalMove(
+            "bad-record",
+            None,
+            ": missing: the discard turns up the card drawn from the deck, which a public "
+            "record names (rule 11.3)",
+        )
+    seen.named(card, f"seat {discard.player} discarded", before, seen.held_blind)
+    return HANDLERS[Discard](rules, before.replace(held=card), move)
 
 
 def refused_move(refusal: IllegalMove, round_index: int, move_index: int) -> VerdictError:
