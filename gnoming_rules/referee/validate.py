@@ -331,7 +331,7 @@ def replay_record(
             players,
             rules.compiled if trusted and rules is not None else None,
             piles=None if trusted else MAX_PILES,
-            # read as `up` where the ruleset cannot be resolved (RECORD.md, rule 11)
+            # read as `up` where the ruleset cannot be resolved (the record format, rule 11)
             placed="down" if rules is not None and rules.compiled.placed_down else "up",
         )
     except RecordError as error:
@@ -509,7 +509,7 @@ def read_structure(
 
 def _public_card_problem(entry: Mapping[str, Any], placed: Literal["up", "down"]) -> str | None:
     """Why a public record's ``draw`` or ``discard`` entry names its card where it must not,
-    or not where it must, under ``play.placed`` (RECORD.md, readings of rule 11): a draw
+    or not where it must, under ``play.placed`` (the record format's readings of rule 11): a draw
     names the card drawn, except a draw from the deck under ``down``, which only the drawer
     saw; a discard names none, except under ``down`` (where naming the card of an unplayed
     deck draw is required: the replay says which, :func:`_replay`)."""
