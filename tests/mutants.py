@@ -105,8 +105,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "refused_move_keeps_its_true_claim",
         "redact",
         "referee/redact.py",
-        'if not keep_card or public["action"] == "peek":\n        public.pop("card", None)',
-        'if not keep_card or public["action"] == "peek":\n        pass',
+        'if not keep_card or public["action"] == "peek" or (down and deck_draw):\n'
+        '        public.pop("card", None)',
+        'if not keep_card or public["action"] == "peek" or (down and deck_draw):\n        pass',
         ("tests/test_redact_unfinished.py",),
         "A move refused for a rule keeps its card claim: a face-down card or the draw "
         "pile's top, named",
