@@ -23,6 +23,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+import pytest
+
 import gnoming_rules as gr
 from gnoming_rules import HAZARD, MULLIGAN, Face
 from gnoming_rules.core.cards import sorted_faces
@@ -41,6 +43,19 @@ STANDARD_FACES: tuple[int, ...] = tuple(STANDARD.deck.numbers)
 def variant(**changes: Any) -> gr.Ruleset:
     """An inline ruleset that extends ``standard`` and changes the given fields."""
     return gr.load_ruleset({"extends": "standard", **changes})
+
+
+def refused_variant(override: Mapping[str, Any], field: str, fragment: str) -> None:
+    """Load ``standard`` with ``override`` and check the refusal at load: ``bad-ruleset``,
+    one line starting with where the ruleset came from and the dotted ``field``, saying
+    ``fragment``."""
+    with pytest.raises(gr.RulesetError) as caught:
+        gr.load_ruleset({"extends": "standard", **override})
+    error = caught.value
+    assert error.code == "bad-ruleset"
+    assert error.message.startswith(f"inline ruleset: {field}: "), error.message
+    assert fragment in error.message
+    assert "\n" not in str(error)
 
 
 def deck_patch(numbers: Mapping[int, int], hazards: int = 0, mulligans: int = 0) -> dict[str, Any]:

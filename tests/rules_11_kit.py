@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from builders import Slots, arranged_deal, play, reveal_all, variant
+from builders import play, start_game, variant
 from referee_checks import accepted
 
 import gnoming_rules as gr
@@ -36,20 +36,9 @@ def rules_with(**changes: Any) -> gr.Ruleset:
     return variant(**changes)
 
 
-def dealt(
-    ruleset: gr.Ruleset,
-    players: int = 3,
-    *,
-    first_player: int = 0,
-    layouts: Mapping[int, Slots] | None = None,
-    discards: Slots | None = None,
-    draw: Slots = (),
-    reveals: Mapping[int, Sequence[int]] | None = None,
-) -> gr.State:
-    """A new game dealt as arranged and past its setup reveals (peeks, if any, are due)."""
-    state = gr.new_game(ruleset, players, first_player)
-    deal = arranged_deal(ruleset, players, layouts=layouts, discards=discards, draw=draw)
-    return reveal_all(ruleset, play(ruleset, state, deal), reveals)
+dealt = start_game
+"""A new game dealt as arranged and past its setup reveals (peeks, if any, are due):
+:func:`builders.start_game`."""
 
 
 def peek_all(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import refused_variant
 
 import gnoming_rules as gr
 from gnoming_rules.core.ruleset import MAX_SCORE_VALUE
@@ -95,13 +96,7 @@ REFUSED: list[tuple[str, dict[str, Any], str, str]] = [
 def test_unplayable_ruleset_is_refused_naming_the_field(
     override: dict[str, Any], field: str, fragment: str
 ) -> None:
-    with pytest.raises(gr.RulesetError) as caught:
-        gr.load_ruleset({"extends": "standard", **override})
-    error = caught.value
-    assert error.code == "bad-ruleset"
-    assert error.message.startswith(f"inline ruleset: {field}: "), error.message
-    assert fragment in error.message
-    assert "\n" not in str(error)
+    refused_variant(override, field, fragment)
 
 
 def test_deck_too_small_says_how_many_players_it_can_deal_to() -> None:

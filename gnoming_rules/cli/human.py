@@ -28,6 +28,7 @@ from typing import Final
 from ..core.cards import face_text
 from ..core.engine import apply, legal_moves
 from ..core.entries import move_from_entry, move_to_entry
+from ..core.entry_forms import ACTIONS as RECORD_ACTIONS
 from ..core.errors import GnomingError, IllegalMove
 from ..core.moves import PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
@@ -46,20 +47,10 @@ from ..play.render import (
 PROMPT: Final = "your move (or ?, help or quit):"
 """The line printed before each line is read."""
 
-ACTIONS: Final = (
-    "reveal",
-    "draw",
-    "place",
-    "bounce",
-    "discard",
-    "flip",
-    "peek",
-    "swap",
-    "pass",
-    "knock",
-)
-"""What a seat can do, as typed (the record's action names). A prefix that names one of the
-first six (rules 1-10) and moves of rule 11 too names the first six's (``p``: ``place``)."""
+ACTIONS: Final = tuple(action for action in RECORD_ACTIONS if action != "reshuffle")
+"""What a seat can do, as typed: the record's action names, less the chance event
+``reshuffle``. A prefix that names one of the first six (rules 1-10) and moves of rule 11
+too names the first six's (``p``: ``place``)."""
 
 HELP: Final = """\
 moves, slots and piles counted from 0 (the slot key is beside the layouts):

@@ -46,6 +46,7 @@ from .moves import (
     Swap,
 )
 from .rules.bouncing import _bounce, bounce_block
+from .rules.checks import _BOUNCE, _DEAL, _DRAW, _FLIP, _PEEK, _PLACE, _POWER, _RESHUFFLE, _REVEAL
 from .rules.hazards import _flip
 from .rules.knocking import _knock, knock_draws
 from .rules.lines import _all_empty, empty_mask
@@ -55,7 +56,7 @@ from .rules.round_end import _reshuffle
 from .rules.setup import _deal, _reveal
 from .rules.turn import _discard, _draw, _place
 from .ruleset import Ruleset
-from .state import Phase, State, View, below_tops, initial_state
+from .state import State, View, below_tops, initial_state
 
 ENGINE_CODES: Final[tuple[ErrorCode, ...]] = (*get_args(RuleCode), "not-the-deck", "wrong-pile")
 """Every code an :class:`~gnoming_rules.core.errors.IllegalMove` from :func:`apply` can carry:
@@ -63,17 +64,6 @@ the rule refusals, a deal that is not the deck (a
 :class:`~gnoming_rules.core.errors.DealError`), and a pile that does not fit the move (a
 :class:`~gnoming_rules.core.errors.PileError`). None is a record's own code: the record
 layer decides those."""
-
-# Final: compiled, a Final name is a C static, not a lookup in the module's dict.
-_DEAL: Final = Phase.DEAL
-_REVEAL: Final = Phase.REVEAL
-_DRAW: Final = Phase.DRAW
-_PLACE: Final = Phase.PLACE
-_BOUNCE: Final = Phase.BOUNCE
-_FLIP: Final = Phase.FLIP
-_RESHUFFLE: Final = Phase.RESHUFFLE
-_PEEK: Final = Phase.PEEK
-_POWER: Final = Phase.POWER
 
 
 # --- public API ----------------------------------------------------------------------------

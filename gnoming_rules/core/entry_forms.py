@@ -149,6 +149,24 @@ class _Draw(TypedDict):
     pile: NotRequired[Pile | None]
 
 
+class _Place(TypedDict):
+    action: Literal["place"]
+
+
+class _Bounce(TypedDict):
+    action: Literal["bounce"]
+
+
+class _IntoSlot(TypedDict):
+    """The fields place and bounce share, in full and public records alike: ``card`` is
+    the displaced one (rules 4.2, 5). Each entry names its action's base first, so that
+    ``action`` leads its fields (in the schema too)."""
+
+    player: Seat
+    slot: Int64
+    card: NotRequired[CardFace | None]
+
+
 class _Flip(TypedDict):
     action: Literal["flip"]
     player: Seat
@@ -210,24 +228,16 @@ class DrawEntry(_Draw):
     card: NotRequired[CardFace | None]
 
 
-class PlaceEntry(TypedDict):
+class PlaceEntry(_Place, _IntoSlot):
     """place: the held card goes into the slot; card is the displaced one (rule 4.2)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["place"]
-    player: Seat
-    slot: Int64
-    card: NotRequired[CardFace | None]
 
 
-class BounceEntry(TypedDict):
+class BounceEntry(_Bounce, _IntoSlot):
     """bounce: the held card goes into the slot; card is the displaced one (rule 5)."""
 
     __pydantic_config__ = _STRICT  # type: ignore[misc]
-    action: Literal["bounce"]
-    player: Seat
-    slot: Int64
-    card: NotRequired[CardFace | None]
 
 
 class DiscardEntry(TypedDict):

@@ -61,6 +61,18 @@ def final_problem(
     return None
 
 
+def _take(pile: Counter[Face], card: Face, how: str, none: str) -> None:
+    """Take ``card`` from ``pile``, the cards of a reshuffled draw pile that nobody has seen
+    since; when it holds none, ``impossible-card`` (rule 1.1): ``how`` the card was seen,
+    ``none`` why it cannot be, and what the pile holds."""
+    if pile[card] <= 0:
+        left = ", ".join(face_text(face) for face in sorted(pile.elements(), key=str))
+        raise IllegalMove(
+            IMPOSSIBLE, "1.1", f"{how} {a_card(card)}, {none} (it holds {left or 'nothing'})"
+        )
+    pile[card] -= 1
+
+
 class Seen:
     """What the table has seen of the current round: every face known, each physical card
     once (the layouts' known cards, the discard piles, the held card, the removed cards,
@@ -119,16 +131,8 @@ class Seen:
         :meth:`learn`)."""
         if self.pile is None:
             self.learn(card, f"seat {seat} drew", state)
-            return
-        if self.pile[card] <= 0:
-            left = ", ".join(face_text(face) for face in sorted(self.pile.elements(), key=str))
-            raise IllegalMove(
-                IMPOSSIBLE,
-                "1.1",
-                f"seat {seat} drew {a_card(card)}, but the reshuffled draw pile holds none "
-                f"(it holds {left or 'nothing'})",
-            )
-        self.pile[card] -= 1
+        else:
+            _take(self.pile, card, f"seat {seat} drew", "but the reshuffled draw pile holds none")
 
     def named(self, card: Face, how: str, state: State, blind: bool) -> None:
         """Count ``card``, a stand-in the record names now (``how``), as :meth:`learn`
@@ -136,16 +140,13 @@ class Seen:
         11.3), take it from the pile's cards, which must hold it."""
         if not blind or self.pile is None:
             self.learn(card, how, state)
-        elif self.pile[card] <= 0:
-            left = ", ".join(face_text(face) for face in sorted(self.pile.elements(), key=str))
-            raise IllegalMove(
-                IMPOSSIBLE,
-                "1.1",
-                f"{how} {a_card(card)}, drawn from the reshuffled draw pile, which held "
-                f"none that nobody has seen since (it holds {left or 'nothing'})",
-            )
         else:
-            self.pile[card] -= 1
+            _take(
+                self.pile,
+                card,
+                how,
+                "drawn from the reshuffled draw pile, which held none that nobody has seen since",
+            )
 
     def track(self, move: object) -> None:
         """Follow the cards drawn unnamed from a reshuffled draw pile (:attr:`blind`)

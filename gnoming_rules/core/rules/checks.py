@@ -13,13 +13,19 @@ from ..errors import DealError, ErrorCode, IllegalMove, quoted
 from ..moves import PlayerMove
 from ..state import WAITING_FOR, Phase, State
 
-# Final: compiled, a Final name is a C static, not a lookup in the module's dict.
+# The phases the checks and the engine's dispatch compare with, declared once (the engine
+# imports them). Final: compiled, a Final name is a C static, not a lookup in the module's
+# dict.
 _DEAL: Final = Phase.DEAL
 _REVEAL: Final = Phase.REVEAL
+_DRAW: Final = Phase.DRAW
+_PLACE: Final = Phase.PLACE
+_BOUNCE: Final = Phase.BOUNCE
 _FLIP: Final = Phase.FLIP
-_PEEK: Final = Phase.PEEK
 _RESHUFFLE: Final = Phase.RESHUFFLE
 _OVER: Final = Phase.OVER
+_PEEK: Final = Phase.PEEK
+_POWER: Final = Phase.POWER
 
 
 def _check_in_play(state: State) -> None:

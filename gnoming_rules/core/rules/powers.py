@@ -241,21 +241,14 @@ def knowledge_moves(rules: CompiledRules, state: State) -> tuple[PlayerMove, ...
     if state.phase is _PEEK or power == "peek_own":
         up = face_up[seat]
         moves: list[PlayerMove] = [Peek(seat, s) for s in slots if not up >> s & 1]
-    elif power == "peek_other":
+    elif power in ("peek_other", "look_and_swap"):
+        looks = power == "look_and_swap"  # at any card; peek_other at a face-down one
         moves = [
             Peek(seat, s, t)
             for t in range(players)
             if t != seat
             for s in slots
-            if not face_up[t] >> s & 1
-        ]
-    elif power == "look_and_swap":
-        moves = [
-            Peek(seat, s, t)
-            for t in range(players)
-            if t != seat
-            for s in slots
-            if cards[t][s] != EMPTY
+            if (cards[t][s] != EMPTY if looks else not face_up[t] >> s & 1)
         ]
     elif power == "swap":
         looked = state.looked
