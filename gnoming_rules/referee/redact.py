@@ -24,7 +24,7 @@ from ..core.cards import EMPTY, Face, sorted_faces
 from ..core.engine import apply, new_game
 from ..core.entries import card_claim, played_move
 from ..core.errors import INPUT_ERROR_CODES, RecordError
-from ..core.moves import Bounce, Deal, Draw, Move, Place
+from ..core.moves import Bounce, Deal, Draw, Move, Place, Reshuffle
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..formats.record import FORMAT, PublicRecord, Record
@@ -98,7 +98,8 @@ def redact(
                 break
             after = _apply(rules, state, move)
             entries.append(_public_entry(entry, move, state, after, down=down, blind=blind))
-            blind = down and isinstance(move, Draw) and move.pile is None
+            if not isinstance(move, Reshuffle):  # a reshuffle mid-turn: the card stays held
+                blind = down and isinstance(move, Draw) and move.pile is None
             state = after
         if round_.scores is not None:
             public["scores"] = list(round_.scores)
