@@ -5,7 +5,9 @@ negative one with a minus sign and a striped foot), a hazard a warning triangle 
 two bands of hazard tape, a mulligan a five-pointed star, and a face-down card a lattice
 back. A *peek* back is a face-down card that the picture still names: the referee sees
 every card, so the value is written small at the card's foot (the CSS variable
-``--peek``, 0 or 1, hides or shows it).
+``--peek``, 0 or 1, hides or shows it). A *known* card is a face-down card the viewing seat
+knows (rule 11.1): a back with the face drawn smaller inside a dashed gold outline, class
+``known``, so that it never reads as face up.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ def face_label(card: Face) -> str:
     return f"{_MINUS}{-card}" if card < 0 else str(card)
 
 
-def card_ref(card: Face | None, face_up: bool) -> str:
-    """The id of the drawing of a card: its face when face up, a back when face down, and a
-    peek back (a back naming the card) when the picture knows what lies face down.
+def card_ref(card: Face | None, face_up: bool, known: bool = False) -> str:
+    """The id of the drawing of a card: its face when face up, a back when face down, a
+    known back when ``known`` (the viewing seat knows this face-down card, rule 11.1), and
+    a peek back (a back naming the card) when the picture otherwise knows what lies there.
 
     A ``card`` that is no face (``None``, or the stand-in ``?`` of a card nobody knows, as
     in a public-information record) is a plain back.
@@ -44,20 +47,28 @@ def card_ref(card: Face | None, face_up: bool) -> str:
     if not is_face(card):
         return "cb"
     key = card if isinstance(card, str) else (f"n{-card}" if card < 0 else str(card))
-    return f"c{key}" if face_up else f"cb{key}"
+    if face_up:
+        return f"c{key}"
+    return f"ck{key}" if known else f"cb{key}"
 
 
-def card_defs(faces: Iterable[Face], *, backs: bool = True, peeks: bool = True) -> str:
-    """``<defs>`` drawing each face of ``faces`` (and the backs that the picture uses)."""
+def card_defs(
+    faces: Iterable[Face], *, backs: bool = True, peeks: bool = True, known: bool = False
+) -> str:
+    """``<defs>`` drawing each face of ``faces`` (and the backs that the picture uses:
+    ``peeks`` the referee's peek backs, ``known`` a seat's known backs)."""
     chosen = sorted(set(faces), key=face_sort_key)
     parts = ["<defs>", _PATTERNS]
     for card in chosen:
         parts.append(_face(card))
-    if backs or peeks:
+    if backs or peeks or known:
         parts.append(f'<g id="cb">{_BACK}</g>')
     if peeks:
         for card in chosen:
             parts.append(_peek(card))
+    if known:
+        for card in chosen:
+            parts.append(_known(card))
     parts.append("</defs>")
     return "".join(parts)
 
@@ -144,11 +155,38 @@ def _face(card: Face) -> str:
 
 def _peek(card: Face) -> str:
     """A back that names its card at the foot (hidden when ``--peek`` is 0)."""
-    label = "H" if card == HAZARD else "M" if card == MULLIGAN else face_label(card)
+    label = _short_label(card)
     return (
         f'<g id="{card_ref(card, False)}" class="card back"><use href="#cb"/>'
         f'<g style="opacity:var(--peek,1)"><rect x="9" y="{CARD_H - 19}" width="{CARD_W - 18}" '
         f'height="14" rx="7" fill="#fffdf7" stroke="#0f2547" stroke-width=".8"/>'
         f'<text x="{CARD_W / 2}" y="{CARD_H - 8.3}" text-anchor="middle" font-size="10" '
         f'font-weight="700" fill="#1b2a41">{markup(label)}</text></g></g>'
+    )
+
+
+def _short_label(card: Face) -> str:
+    """The face in one short word: ``7``, ``H``, ``M``."""
+    return "H" if card == HAZARD else "M" if card == MULLIGAN else face_label(card)
+
+
+_KNOWN_SCALE = 0.6
+"""How large a known card's face is drawn on its back."""
+
+
+def _known(card: Face) -> str:
+    """A face-down card the viewing seat knows: its back, and its face drawn smaller in a
+    dashed gold outline (never the look of a face-up card, whatever ``--peek`` says). The
+    inset lets the pointer through, so that the title shown is the known card's."""
+    width, height = CARD_W * _KNOWN_SCALE, CARD_H * _KNOWN_SCALE
+    x, y = (CARD_W - width) / 2, (CARD_H - height) / 2
+    name = "hazard" if card == HAZARD else "mulligan" if card == MULLIGAN else face_label(card)
+    title = f"{name}: lies face down, known to this seat"
+    return (
+        f'<g id="{card_ref(card, False, known=True)}" class="card back known">'
+        f"<title>{markup(title)}</title>"
+        f'<use href="#cb"/><use href="#{card_ref(card, True)}" pointer-events="none" '
+        f'transform="translate({x:g},{y:g}) scale({_KNOWN_SCALE:g})"/>'
+        f'<rect x="{x - 1.5:g}" y="{y - 1.5:g}" width="{width + 3:g}" height="{height + 3:g}" '
+        'rx="4" fill="none" stroke="#f2c14e" stroke-width="1.8" stroke-dasharray="3 2"/></g>'
     )

@@ -4,7 +4,9 @@
 accepts (its ``observe`` hook: each deal, each move whose claim holds), so frame
 ``(round, move)`` is the position ``gnoming show --round R --move M`` draws, and the
 positions end where the verdict stops: a refused record ends before the refused move.
-The validator is the one replay loop; nothing here applies a move itself.
+The validator is the one replay loop; nothing here applies a move itself. For one seat's
+replay the moves are told from what that seat saw (its observations, rule 11.1): a card
+another seat drew from the draw pile is "a card" until it is shown.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.cards import HAZARD, Face, is_face
+from ..core.cards import EMPTY, HAZARD, Face, is_face
 from ..core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
 from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import AnyRecord, PublicRecord
+from ..play.observation import observe, stand_in
 from ..play.render import seat_name
 from ..referee.validate import Replay, replay_record
 from .cards import face_label
@@ -37,13 +40,14 @@ class Frame:
 
 
 def record_frames(
-    record: AnyRecord, replay: Replay, *, base_dir: Path | None = None
+    record: AnyRecord, replay: Replay, *, base_dir: Path | None = None, seat: int | None = None
 ) -> list[Frame]:
     """Every position of ``record`` up to where ``replay`` (its validator replay) stopped.
 
     Empty when the replay refused the record before its first deal (no position to show).
     A public-information record's positions hold stand-ins for the cards nobody saw
-    (drawn as backs): its deals are not known.
+    (drawn as backs): its deals are not known. ``seat``: each move is told in the words
+    that seat could say (the positions stay the referee's; a picture observes them).
     """
     rules = replay.ruleset
     if rules is None or replay.state is None:
@@ -57,6 +61,8 @@ def record_frames(
             frames.append(Frame(after.round, 0, after, f"{dealt} of round {after.round}"))
             return
         last = frames[-1]
+        if seat is not None:
+            before, after = _as_seen(move, before, after, seat)
         played = describe_move(move, before, after, names)
         frames.append(Frame(last.round, last.move + 1, after, played))
 
@@ -97,6 +103,30 @@ def describe_move(
             return f"{who} discards a hazard: it leaves the game"
         return f"{who} discards {_card(before.held)} on pile {move.pile}"
     return str(move)
+
+
+def _as_seen(move: Move, before: State, after: State, seat: int) -> tuple[State, State]:
+    """``before`` and ``after`` as ``seat`` saw them (stand-ins of its observations), for
+    telling ``move``: a held card hidden from the seat is named once the move showed it (a
+    discard lies face up; a card played lies face up, or face down known to the seat)."""
+    seen = observe(before, seat)
+    shown = stand_in(seen)
+    if seen.held_hidden and _shows_played(move, after, seat):
+        shown = shown.replace(held=before.held)
+    return shown, stand_in(observe(after, seat))
+
+
+def _shows_played(move: Move, after: State, seat: int) -> bool:
+    """Whether ``seat`` saw the card ``move`` played: discarded, or lying where it went as
+    a card the seat knows (face up or known face down, rule 11.1), or gone with its line
+    (rule 10.6: a removed line goes face up on the discard pile)."""
+    if type(move) is Discard:
+        return True
+    if type(move) is Place or type(move) is Bounce:
+        return (
+            after.knows(seat, move.player, move.slot) or _at(after, move.player, move.slot) == EMPTY
+        )
+    return False
 
 
 def _who(seat: int, names: Sequence[str] | None) -> str:

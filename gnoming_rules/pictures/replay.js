@@ -55,9 +55,12 @@
   items.forEach(function (item) {
     item.addEventListener("click", function () { show(Number(item.dataset.frame)); });
   });
-  document.getElementById("peek").addEventListener("change", function (event) {
-    document.getElementById("table").classList.toggle("hide-peeks", !event.target.checked);
-  });
+  const peek = document.getElementById("peek");  // the referee's view only
+  if (peek) {
+    peek.addEventListener("change", function (event) {
+      document.getElementById("table").classList.toggle("hide-peeks", !event.target.checked);
+    });
+  }
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const steps = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: frames.length - 1 };

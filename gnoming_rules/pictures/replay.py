@@ -11,6 +11,11 @@ is done here, in Python.
 The page opens at the first position, or at the refused move of a refused record, with
 the verdict (code, rule, message) above the table. Buttons, the arrow keys (Home and End
 too), a slider and the move list step through the positions.
+
+The page is the referee's view, or with ``seat=`` what that seat saw at each position
+(:func:`~gnoming_rules.pictures.table.table_view`): its known face-down cards drawn as
+known backs (rule 11.1), every other face-down card a plain back, and the moves told in
+the words that seat heard.
 """
 
 from __future__ import annotations
@@ -45,28 +50,47 @@ class WrittenReplay(NamedTuple):
 
 
 def write_replay(
-    path: str | Path, out: str | Path, *, ruleset: Ruleset | str | None = None
+    path: str | Path,
+    out: str | Path,
+    *,
+    ruleset: Ruleset | str | None = None,
+    seat: int | None = None,
 ) -> WrittenReplay:
-    """Replay the record file ``path`` and write its HTML replay to ``out``."""
+    """Replay the record file ``path`` and write its HTML replay to ``out`` (``seat``: as
+    that seat saw the game, see :func:`replay_html`)."""
     source = Path(path)
     replay = replay_file(source, ruleset=ruleset)
-    page, positions = _build(replay, source.name, source.parent)
+    page, positions = _build(replay, source.name, source.parent, seat)
     data = page.encode("utf-8")
     Path(out).write_bytes(data)
     return WrittenReplay(replay, positions, len(data))
 
 
-def replay_html(replay: Replay, *, title: str = "game record", base_dir: Path | None = None) -> str:
+def replay_html(
+    replay: Replay,
+    *,
+    title: str = "game record",
+    base_dir: Path | None = None,
+    seat: int | None = None,
+) -> str:
     """The HTML replay of a validator ``replay`` (from ``replay_file`` or ``replay_record``);
-    ``base_dir`` is the record's folder, for a ruleset it names by a relative path."""
-    return _build(replay, title, base_dir)[0]
+    ``base_dir`` is the record's folder, for a ruleset it names by a relative path;
+    ``seat``: the page shows only what that seat saw (``None``: the referee's view).
+
+    Raises :class:`~gnoming_rules.core.errors.UsageError` (``bad-seat``, from ``observe``)
+    for a seat not at the record's table, once there is a position to draw."""
+    return _build(replay, title, base_dir, seat)[0]
 
 
-def _build(replay: Replay, title: str, base_dir: Path | None) -> tuple[str, int]:
+def _build(
+    replay: Replay, title: str, base_dir: Path | None, seat: int | None = None
+) -> tuple[str, int]:
     """The page and the number of positions it steps through."""
     record, rules = replay.record, replay.ruleset
     frames = (
-        [] if record is None or rules is None else record_frames(record, replay, base_dir=base_dir)
+        []
+        if record is None or rules is None
+        else record_frames(record, replay, base_dir=base_dir, seat=seat)
     )
     if record is None or rules is None or not frames:
         return _page(title, replay, _NOTHING, {"parts": [], "frames": [], "start": 0}), 0
@@ -78,8 +102,8 @@ def _build(replay: Replay, title: str, base_dir: Path | None) -> tuple[str, int]
     public = isinstance(record, PublicRecord)
     for index, frame in enumerate(frames):
         mark = marked if index == len(frames) - 1 else None
-        view = table_view(rules, frame.state, names=names, marked=mark, public=public)
-        shot = picture(view)
+        view = table_view(rules, frame.state, seat=seat, names=names, marked=mark, public=public)
+        shot = picture(view, peeks=seat is None, known=seat is not None)
         first = first or shot
         texts = [
             shot.heading,
@@ -92,7 +116,8 @@ def _build(replay: Replay, title: str, base_dir: Path | None) -> tuple[str, int]
     assert first is not None
     start = len(frames) - 1 if replay.verdict.error is not None else 0
     shown = [list(parts)[number] for number in rows[start]]
-    main = _main(first, shown, _moves(record, replay, frames), len(frames), start)
+    moves = _moves(record, replay, frames)
+    main = _main(first, shown, moves, len(frames), start, peeks=seat is None)
     data = {"parts": list(parts), "frames": rows, "start": start}
     return _page(title, replay, main, data), len(frames)
 
@@ -117,9 +142,13 @@ def _marked(replay: Replay) -> tuple[int, int] | None:
     return None
 
 
-def _main(first: Picture, shown: Sequence[str], moves: str, count: int, start: int) -> str:
+def _main(
+    first: Picture, shown: Sequence[str], moves: str, count: int, start: int, *, peeks: bool
+) -> str:
     """The table (showing the opening position, so that it reads without the script too),
-    the controls, the score table and the move list."""
+    the controls, the score table and the move list. ``peeks``: the referee's view, whose
+    face-down cards are named (a box shows or hides them); a seat's view has none to name,
+    and says how its known cards look instead."""
     where = first.layout
     spots = [(MARGIN, MARGIN), *where.piles, *where.seats]
     groups = "".join(
@@ -142,14 +171,25 @@ def _main(first: Picture, shown: Sequence[str], moves: str, count: int, start: i
         f'<button id="last" title="last position (End)" aria-label="last">{_ICON_LAST}</button>'
         f'<input id="slider" type="range" min="0" max="{count - 1}" value="{start}" '
         'aria-label="position in the game">'
-        '<label class="peek"><input id="peek" type="checkbox" checked> show face-down cards'
-        "</label></nav>"
+        + (
+            '<label class="peek"><input id="peek" type="checkbox" checked> show face-down cards'
+            "</label>"
+            if peeks
+            else ""
+        )
+        + "</nav>"
+    )
+    known = (
+        ""
+        if peeks
+        else " A card drawn small on its back, in a dashed gold outline, lies face down and"
+        " is known to this seat."
     )
     status, scores = shown[-2], shown[-1]
     return (
         f'<div class="board"><div id="status">{status}</div>{board}{controls}'
         '<p class="hint">&#8592; &#8594; step through the moves, Home and End jump; '
-        "click a move to go there.</p></div>"
+        f"click a move to go there.{known}</p></div>"
         f'<aside><h2>Scores</h2><div id="scores">{scores}</div>'
         f'<h2>Moves</h2><div id="moves">{moves}</div></aside>'
     )

@@ -3,7 +3,10 @@
 :func:`table_svg` draws a state as the referee sees it (face-down cards as backs that name
 their card small at the foot, see :mod:`.cards`) or, with ``seat=``, as that seat sees it:
 the picture is then drawn from :func:`~gnoming_rules.observation.observe`, the one place
-that says what a seat can see, so it shows exactly the backs that seat cannot look under.
+that says what a seat can see, so it shows exactly the backs that seat cannot look under,
+and a face-down card it knows (rule 11.1) as a *known* back: the face drawn small on the
+back, never as face up, nor counted in the score of the face-up cards. A public view
+(``public=``) names no face-down card, whoever knows it.
 After a round the scoring module's breakdown marks each set (an outlined row or column and
 its ``-v``) and the wild mulligans, and each layout shows its round score, the going-out
 bonus apart.
@@ -55,6 +58,9 @@ class SeatView:
     """After a round: the round score, the going-out bonus included."""
     note: str = ""
     """Anything more to say under the name (a picture's caption: ``holding 5``)."""
+    known: int = 0
+    """Bit mask of the face-down slots whose card the viewing seat knows (rule 11.1): drawn
+    as known backs, their faces shown small (their :attr:`cards` say face down)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,15 +97,24 @@ def table_view(
 
     ``marked`` is a (seat, slot) to outline, such as the slot of a refused move.
     ``public``: ``state`` is a public-information record's replay, whose face-down cards
-    are stand-ins nobody saw (drawn as backs; the picture says whose view it is).
+    are stand-ins nobody saw, or cards the table cannot see any more (all drawn as backs;
+    the picture says whose view it is).
     Raises :class:`~gnoming_rules.errors.GnomingError` (``bad-seat``) for a seat not at the
     table.
     """
     players = state.players
     seen = observe(state, seat) if seat is not None else None
     table = _table_sees_held(state)
+    known = [0] * players
     if seen is not None:
-        layouts = [tuple((card, card is not None) for card in row) for row in seen.layouts]
+        layouts = [
+            tuple((card, seen.is_face_up(other, slot)) for slot, card in enumerate(row))
+            for other, row in enumerate(seen.layouts)
+        ]
+        known = [
+            sum(1 << slot for slot in range(len(row)) if seen.is_known(other, slot))
+            for other, row in enumerate(seen.layouts)
+        ]
         held: Slot | None = None
         if state.held is not None:
             held = (None, False) if seen.held_hidden else (seen.held, True)
@@ -109,8 +124,11 @@ def table_view(
             else f"as {seat_name(seen.seat, names)} sees it"
         )
     else:
-        layouts = [
-            tuple((card, bool(state.face_up[other] >> slot & 1)) for slot, card in enumerate(row))
+        layouts = [  # a public view: what the table sees (no face-down card named)
+            tuple(
+                (card, state.is_face_up(other, slot))
+                for slot, card in enumerate(state.visible_layout(other) if public else row)
+            )
             for other, row in enumerate(state.cards)
         ]
         held = None if state.held is None else (state.held, table)
@@ -125,9 +143,9 @@ def table_view(
     for other in range(players):
         cards = layouts[other] if state.cards[other] else ()
         breakdown = final = shows = None
-        known = [card for card, _ in cards if is_face(card)]
-        if ended and len(known) == len(cards):
-            breakdown = score_breakdown(ruleset, known)
+        faces = [card for card, up in cards if up and is_face(card)]
+        if ended and len(faces) == len(cards):
+            breakdown = score_breakdown(ruleset, faces)
             final = state.scores[-1][other]
         elif cards:
             visible = [card if up and is_face(card) else None for card, up in cards]
@@ -144,6 +162,7 @@ def table_view(
                 shows=shows,
                 breakdown=breakdown,
                 final=final,
+                known=known[other],
             )
         )
     return TableView(
@@ -311,15 +330,18 @@ STYLE = (
 """The picture's stylesheet (kept inside the SVG, so a standalone file looks the same)."""
 
 
-def picture(view: TableView, *, peeks: bool = True, every_face: bool = True) -> Picture:
+def picture(
+    view: TableView, *, peeks: bool = True, every_face: bool = True, known: bool = False
+) -> Picture:
     """Cut ``view`` into the parts of a picture. ``peeks``: define the peek backs;
-    ``every_face``: define every face of the deck (for a replay, whose parts change),
-    else only the faces this view shows."""
+    ``known``: define the known backs (a seat's view); ``every_face``: define every face
+    of the deck (for a replay, whose parts change), else only the faces this view shows."""
     where = arrange(view.rows, view.cols, len(view.seats), len(view.discard_piles))
+    faces = view.faces if every_face else shown_faces(view)
     return Picture(
         layout=where,
         title=view.heading,
-        defs=card_defs(view.faces if every_face else shown_faces(view), peeks=peeks),
+        defs=card_defs(faces, peeks=peeks, known=known),
         heading=heading_part(view, where.width - 2 * MARGIN),
         piles=pile_parts(view),
         seats=tuple(seat_part(seat, view.rows, view.cols, where.panel) for seat in view.seats),
@@ -337,7 +359,8 @@ def table_svg(
 ) -> str:
     """``state`` as one standalone SVG document (see :func:`table_view` for the options)."""
     view = table_view(ruleset, state, seat=seat, names=names, marked=marked, public=public)
-    return picture(view, peeks=seat is None, every_face=False).svg()
+    known = any(panel.known for panel in view.seats)
+    return picture(view, peeks=seat is None, every_face=False, known=known).svg()
 
 
 def scored_layout(ruleset: Ruleset, cards: Sequence[Face], name: str) -> SeatView:
@@ -370,7 +393,7 @@ def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
         f'width="{total}" height="{height + 2 * MARGIN}" class="gnoming-table" role="img" '
         f'aria-label="{markup(", ".join(panel.name for panel in panels))}">',
         STYLE,
-        card_defs(faces),
+        card_defs(faces, known=any(panel.known for panel in panels)),
         f'<rect class="felt" width="{total}" height="{height + 2 * MARGIN}" rx="12"/>',
     ]
     for index, panel in enumerate(panels):
@@ -382,7 +405,7 @@ def strip_svg(ruleset: Ruleset, panels: Sequence[SeatView]) -> str:
 
 
 def shown_faces(view: TableView) -> set[Face]:
-    """The faces a view draws as cards (face up or as peek backs)."""
+    """The faces a view draws as cards (face up, or as peek or known backs)."""
     faces = {card for seat in view.seats for card, _ in seat.cards if is_face(card)}
     faces.update(pile[-1] for pile in view.discard_piles if pile)
     if view.held is not None and is_face(view.held[0]):
@@ -408,8 +431,8 @@ def heading_part(view: TableView, width: int | None = None) -> str:
     )
 
 
-def _use(card: Face | None, face_up: bool, x: float, y: float) -> str:
-    return f'<use href="#{card_ref(card, face_up)}" x="{x:g}" y="{y:g}"/>'
+def _use(card: Face | None, face_up: bool, x: float, y: float, known: bool = False) -> str:
+    return f'<use href="#{card_ref(card, face_up, known)}" x="{x:g}" y="{y:g}"/>'
 
 
 def pile_parts(view: TableView) -> tuple[str, ...]:
@@ -487,7 +510,7 @@ def seat_part(seat: SeatView, rows: int, cols: int, panel: tuple[int, int]) -> s
         if card == EMPTY:  # its line left the layout (rule 10.6): the slot's outline
             parts.append(f'<g transform="translate({x:g},{y:g})">{_empty()}</g>')
         else:
-            parts.append(_use(card, up, x, y))
+            parts.append(_use(card, up, x, y, bool(seat.known >> slot & 1)))
         if seat.filled >> slot & 1:
             parts.append(
                 f'<rect class="filled" x="{x + 6}" y="{y + CARD_H + 1}" width="{CARD_W - 12}" '
