@@ -65,6 +65,7 @@ class GreedyBot:
         self._round = -1
         self._turns = 0
         self._unknown = 0.0
+        self._overdue = False
 
     def choose(self, ruleset: Ruleset, observation: Observation) -> PlayerMove:
         """The move that lowers the estimated score most; ties go to the first found."""
@@ -75,7 +76,7 @@ class GreedyBot:
             knock = next((move for move in moves if isinstance(move, Knock)), None)
             if knock is not None and self._knocks(ruleset, observation):
                 return knock
-            return self._draw(ruleset, stand_in(observation), moves)
+            return self._draw(ruleset, stand_in(observation), self._layout(observation), moves)
         if phase is Phase.PLACE or phase is Phase.BOUNCE:
             return self._keep_or_discard(ruleset, observation, moves)
         if phase is Phase.POWER:
@@ -99,11 +100,26 @@ class GreedyBot:
         passes = [move for move in moves if isinstance(move, Pass)]
         return passes[0] if passes else moves[0]
 
+    def _layout(self, observation: Observation) -> tuple[Face | None, ...]:
+        """The seat's layout as the estimate counts it: a face-down card the seat knows
+        (rule 11.1) at its value until the round is overdue, then as face down, so that
+        impatience turns it up too (a round without a knock ends only when every card is
+        face up, and a known low card would otherwise stay face down for ever)."""
+        layout = observation.own_layout
+        if not self._overdue:
+            return layout
+        seat = observation.seat
+        assert seat is not None  # own_layout refuses a spectator's observation
+        return tuple(
+            None if observation.is_known(seat, slot) else card for slot, card in enumerate(layout)
+        )
+
     def _count_turn(self, ruleset: Ruleset, observation: Observation) -> None:
         if observation.round != self._round:
             self._round, self._turns = observation.round, 0
         self._turns += 1
         overdue = max(0, self._turns - 8 * observation.players)
+        self._overdue = overdue > 0
         self._unknown = average_card(ruleset) + self.impatience * overdue
         if self._turns > self.patience_limit * observation.players:
             self._unknown = max(self._unknown, worst_unknown(ruleset))
@@ -111,7 +127,13 @@ class GreedyBot:
     def _estimate(self, ruleset: Ruleset, shown: Sequence[Face | None]) -> float:
         return estimate(ruleset, shown, unknown=self._unknown)
 
-    def _draw(self, ruleset: Ruleset, seen: State, moves: Sequence[PlayerMove]) -> PlayerMove:
+    def _draw(
+        self,
+        ruleset: Ruleset,
+        seen: State,
+        layout: tuple[Face | None, ...],
+        moves: Sequence[PlayerMove],
+    ) -> PlayerMove:
         """Take a discard pile's top when its best *legal* play gains more than the margin.
 
         What the taken card may do is asked of the engine (the state after the draw and
@@ -122,7 +144,7 @@ class GreedyBot:
         observation's :func:`~gnoming_rules.play.observation.stand_in`: a card taken from a
         discard pile is public, so the engine can say what it may do.
         """
-        now = self._estimate(ruleset, seen.visible_layout(seen.turn))
+        now = self._estimate(ruleset, layout)
         from_deck: PlayerMove | None = None
         best: tuple[float, PlayerMove] | None = None
         for move in moves:
@@ -131,7 +153,7 @@ class GreedyBot:
             if move.pile is None:
                 from_deck = move
                 continue
-            gain = now - self._best_play(ruleset, apply(ruleset, seen, move))
+            gain = now - self._best_play(ruleset, apply(ruleset, seen, move), layout)
             if best is None or gain > best[0]:
                 best = (gain, move)
         if from_deck is not None and (best is None or best[0] <= self.take_margin):
@@ -139,9 +161,9 @@ class GreedyBot:
         assert best is not None  # a turn begins only with something to draw (rule 8.7)
         return best[1]
 
-    def _best_play(self, ruleset: Ruleset, seen: State) -> float:
-        """The lowest estimate the held card reaches by one legal play (or a legal discard)."""
-        layout = seen.visible_layout(seen.turn)
+    def _best_play(self, ruleset: Ruleset, seen: State, layout: tuple[Face | None, ...]) -> float:
+        """The lowest estimate the held card reaches by one legal play (or a legal discard)
+        on ``layout``, the seat's layout as :meth:`_layout` counts it."""
         held = seen.held
         assert held is not None
         best = float("inf")
@@ -155,7 +177,7 @@ class GreedyBot:
     def _keep_or_discard(
         self, ruleset: Ruleset, observation: Observation, moves: Sequence[PlayerMove]
     ) -> PlayerMove:
-        layout = observation.own_layout
+        layout = self._layout(observation)
         held = observation.held
         assert held is not None
         discards = [move for move in moves if isinstance(move, Discard)]

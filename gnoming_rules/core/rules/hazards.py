@@ -10,6 +10,7 @@ from ..errors import IllegalMove, quoted
 from ..moves import Flip
 from ..state import Phase, State
 from .checks import _check_face_down, _check_in_play, _replace_item, check_slot
+from .knowledge import played_up
 from .lines import remove_lines
 from .round_end import finish_turn
 
@@ -54,6 +55,8 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
     slot = check_slot(rules, loose.slot, "6.1")
     _check_face_down(state, seat, slot, "6.1")
     face_up = _replace_item(state.face_up, seat, state.face_up[seat] | 1 << slot)
+    if rules.knowledge:  # a card turned up is seen by all, its knowers forgotten (11.1)
+        state = played_up(state, seat, slot)
     if rules.remove_lines:
         cards, piles = remove_lines(rules, state.cards, face_up, state.discard_piles, seat)
     else:

@@ -149,12 +149,18 @@ def place_down(rules: CompiledRules, state: State, seat: int, slot: int) -> Stat
 
 
 def played_up(state: State, seat: int, slot: int) -> State:
-    """``state`` (just after a card was played or bounced face up into ``seat``'s ``slot``)
-    with that slot's mask cleared: a face-up card is seen by all (11.1), and the card that
-    left the slot took its knowers with it."""
+    """``state`` (just after a card was played or bounced face up into ``seat``'s ``slot``,
+    or turned up there by a flip) with that slot's mask cleared: a face-up card is seen by
+    all (11.1), and the card that left the slot took its knowers with it."""
     if not state.known[seat][slot]:
         return state
     return state.replace(known=with_known(state.known, seat, slot, 0))
+
+
+def all_turned_up(known: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``known`` once every card is turned up at the round's end (8.1): every mask cleared,
+    a face-up card being seen by all (11.1)."""
+    return tuple((0,) * len(row) for row in known)
 
 
 def mulligan_free(rules: CompiledRules, held: object) -> bool:

@@ -14,6 +14,7 @@ from ..moves import Reshuffle
 from ..scoring import layout_score
 from ..state import Phase, State, below_tops
 from .checks import _check_in_play, _check_same_cards
+from .knowledge import all_turned_up
 
 # Final: compiled, a Final name is a C static, not a lookup in the module's dict.
 _DEAL: Final = Phase.DEAL
@@ -80,7 +81,7 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
         state.first_player, following, _OVER if game_over(rules, scores) else _DEAL, -1,
         state.cards, (rules.full_mask,) * len(state.face_up), state.draw_pile,
         state.discard_piles, state.removed, None, False, 0, False, (), went_out, scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        all_turned_up(state.known), state.peeks, state.power, state.looked, state.turns,
     )  # fmt: skip
 
 
