@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import UnionType
@@ -39,10 +39,26 @@ except ImportError as missing:  # a clear missing-extra error, not a bare Module
     raise missing_extra(missing, "testing") from None
 
 from .core.cards import HAZARD, MULLIGAN, Face, sorted_faces
+from .core.compiled import CompiledRules
 from .core.engine import legal_moves, new_game
 from .core.errors import RulesetError
-from .core.moves import Bounce, Deal, Discard, Draw, Flip, Move, Place, Reshuffle, Reveal
-from .core.ruleset import Ruleset, merge_patch
+from .core.moves import (
+    Bounce,
+    Deal,
+    Discard,
+    Draw,
+    Flip,
+    Knock,
+    Move,
+    Pass,
+    Peek,
+    Place,
+    PlayerMove,
+    Reshuffle,
+    Reveal,
+    Swap,
+)
+from .core.ruleset import PowerName, Ruleset, merge_patch
 from .core.state import State, below_tops
 from .formats.record import Record, RecordFormat, dump_record
 from .formats.rulesets import bundled_rulesets, load_ruleset
@@ -59,10 +75,13 @@ __all__ = [
     "deals",
     "game_setups",
     "invalid_rulesets",
+    "knowing_rulesets",
+    "knowledge_overrides",
     "layouts",
     "move_cap",
     "moves_to_try",
     "play_randomly",
+    "play_steered",
     "played_games",
     "player_names",
     "record_game",
@@ -73,6 +92,7 @@ __all__ = [
     "ruleset_overrides",
     "rulesets",
     "standard_ruleset",
+    "steered_games",
     "variant",
 ]
 
@@ -208,6 +228,51 @@ def ruleset_overrides(draw: st.DrawFn) -> dict[str, Any]:
         if draw(st.booleans()):
             group, key = path
             patch[group] = {**patch.get(group, {}), key: draw(values)}
+    patch = _playable_family(patch)
+    if draw(st.integers(0, 2)) == 2:  # a third of them; shrinking goes to rules 1-10
+        patch = draw(knowledge_overrides(patch))
+    return patch
+
+
+@st.composite
+def knowledge_overrides(draw: st.DrawFn, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``base`` (an inline ruleset that loads; default: a drawn one) with the options of
+    what a seat knows and what a card does (rule 11) drawn on top, always at least one:
+    peeks at the start (up to two, where face-down cards are left to peek at), a knock,
+    powers on up to three of the deck's faces, and cards placed face down (rule 11.3: with a
+    knock, no bounce and the deck's hazards taken out, where the deck still deals)."""
+    if base is None:
+        base = draw(ruleset_overrides())
+    patch = {
+        key: dict(value) if isinstance(value, Mapping) else value for key, value in base.items()
+    }
+    ruleset = load_ruleset(patch)
+    drawn = draw(st.sets(st.sampled_from(["peek", "knock", "powers", "down"]), min_size=1))
+    layout = ruleset.layout
+    room = ruleset.slots - layout.face_up_at_start
+    if "peek" in drawn and room > 0:
+        peeks = draw(st.integers(1, min(2, room)))
+        patch["layout"] = {**patch.get("layout", {}), "peek_at_start": peeks}
+    if "down" in drawn:
+        down = {
+            **patch,
+            "play": {**patch.get("play", {}), "placed": "down"},
+            "round_end": {**patch.get("round_end", {}), "knock": True},
+            "bounce": False,
+            "deck": {**patch.get("deck", {}), "hazards": 0},
+        }
+        if _loads(down):  # a deck without its hazards may be too small to deal
+            patch, drawn = down, drawn | {"knock"}
+    if "knock" in drawn:
+        patch["round_end"] = {**patch.get("round_end", {}), "knock": True}
+    if "powers" in drawn:
+        faces = sorted_faces(
+            face for face in set(ruleset.compiled.deck) if face not in (HAZARD, MULLIGAN)
+        )
+        chosen = draw(st.lists(st.sampled_from(faces), min_size=1, max_size=3, unique=True))
+        power = _declared_values(PowerName)
+        patch["powers"] = {face: draw(power) for face in chosen}
+        patch["powers_optional"] = draw(st.booleans())
     return _playable_family(patch)
 
 
@@ -226,16 +291,22 @@ def _family_options() -> list[tuple[tuple[str, str], st.SearchStrategy[Any]]]:
     return found
 
 
-_NOT_DRAWN = {
-    ("discard", "piles"),
-    ("deck", "named"),
-    ("deck", "values"),
+_KNOWLEDGE_OPTIONS = {
     ("layout", "peek_at_start"),
     ("play", "placed"),
     ("round_end", "knock"),
 }
+"""The options of rule 11 in rule groups, drawn together by :func:`knowledge_overrides`
+(each depends on the others and on the deck)."""
+
+_NOT_DRAWN = {
+    ("discard", "piles"),
+    ("deck", "named"),
+    ("deck", "values"),
+    *_KNOWLEDGE_OPTIONS,
+}
 """Options with defaults that :func:`ruleset_overrides` draws its own way (the deck, the
-piles)."""
+piles, rule 11's)."""
 
 
 def _declared_values(annotation: Any) -> st.SearchStrategy[Any]:
@@ -287,7 +358,8 @@ def _playable_family(patch: dict[str, Any]) -> dict[str, Any]:
             key = key.partition(".")[0]  # scoring.patterns.0.score: the option patterns
             if group not in patch or not key or key not in patch[group]:
                 return patch
-            if (group, key) not in {path for path, _ in _family_options()}:
+            droppable = {path for path, _ in _family_options()} | _KNOWLEDGE_OPTIONS
+            if (group, key) not in droppable:
                 return patch
             patch[group] = {k: v for k, v in patch[group].items() if k != key}
             continue
@@ -301,6 +373,27 @@ def rulesets(
     """Loaded rulesets: the standard one and variants of it (see :func:`ruleset_overrides`)."""
     source = overrides if overrides is not None else ruleset_overrides()
     return st.just(standard_ruleset()) | source.map(load_ruleset)
+
+
+def _loads(patch: Mapping[str, Any]) -> bool:
+    try:
+        load_ruleset(patch)
+    except RulesetError:
+        return False
+    return True
+
+
+def knowing_rulesets() -> st.SearchStrategy[Ruleset]:
+    """Rulesets under which a seat can know a face-down card, a card can have a power or a
+    knock can end the round (rule 11): the bundled ones, and random variants with
+    :func:`knowledge_overrides`."""
+    bundled = [name for name in bundled_rulesets() if _has_rule_11(_load_bundled(name))]
+    return st.sampled_from(bundled).map(_load_bundled) | knowledge_overrides().map(load_ruleset)
+
+
+def _has_rule_11(ruleset: Ruleset) -> bool:
+    rules = ruleset.compiled
+    return rules.knowledge or rules.knock or bool(rules.powers)
 
 
 _DENSE_DECKS = (
@@ -380,7 +473,18 @@ def invalid_rulesets(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
     base = draw(ruleset_overrides())
     for group in standard_groups:
         base.pop(group, None)
+    if not _loads(base):  # rule 11's options leaned on a group now standard (the deck)
+        base = _without_rule_11(base)
     return _overlay(base, fault), field
+
+
+def _without_rule_11(patch: Mapping[str, Any]) -> dict[str, Any]:
+    """``patch`` without the options that :func:`knowledge_overrides` draws."""
+    kept = {key: value for key, value in patch.items() if key not in ("powers", "powers_optional")}
+    for group, key in _KNOWLEDGE_OPTIONS:
+        if isinstance(kept.get(group), Mapping):
+            kept[group] = {k: v for k, v in kept[group].items() if k != key}
+    return kept
 
 
 def _overlay(base: Mapping[str, Any], fault: Mapping[str, Any]) -> dict[str, Any]:
@@ -459,6 +563,47 @@ class PlayedGame:
 def play_randomly(setup: GameSetup, rng: random.Random, max_moves: int | None = None) -> PlayedGame:
     """Play a game from ``setup``: chance events and legal moves drawn uniformly from ``rng``."""
     rules = setup.ruleset
+    return _play(setup, rng, lambda state: rng.choice(legal_moves(rules, state)), max_moves)
+
+
+def play_steered(setup: GameSetup, rng: random.Random, max_moves: int | None = None) -> PlayedGame:
+    """Play a game from ``setup`` at random, steered into the moves of rule 11: a card with a
+    power (11.4) drawn from the draw pile is mostly discarded to use it, a power offered is
+    mostly used rather than passed, the draw pile is preferred to the discard piles (powers
+    come from it), and a knock (11.5), when open, is taken now and then, so that rounds
+    end by knocks without ending before anything else happened."""
+    rules = setup.ruleset
+    powers = rules.compiled.powers
+
+    def choose(state: State) -> PlayerMove:
+        moves = legal_moves(rules, state)
+        steered = [move for move in moves if _steered_to(state, move, powers)]
+        knocks = [move for move in moves if isinstance(move, Knock)]
+        if knocks and rng.random() < 0.15:
+            return knocks[0]
+        if steered and rng.random() < 0.8:
+            return rng.choice(steered)
+        return rng.choice(moves)
+
+    return _play(setup, rng, choose, max_moves)
+
+
+def _steered_to(state: State, move: PlayerMove, powers: Mapping[Face, str]) -> bool:
+    """``move`` is one that :func:`play_steered` prefers in ``state``."""
+    if isinstance(move, Peek | Swap):
+        return True
+    if isinstance(move, Draw):
+        return move.pile is None
+    return isinstance(move, Discard) and state.held in powers and not state.taken_from_discard
+
+
+def _play(
+    setup: GameSetup,
+    rng: random.Random,
+    choose: Callable[[State], PlayerMove],
+    max_moves: int | None,
+) -> PlayedGame:
+    """Play a game from ``setup``: chance events drawn from ``rng``, each move ``choose``'s."""
     start = setup.new_game()
     moves: list[Move] = []
     states = [start]
@@ -467,14 +612,7 @@ def play_randomly(setup: GameSetup, rng: random.Random, max_moves: int | None = 
         moves.append(move)
         states.append(after)
 
-    play_out(
-        rules,
-        start,
-        rng,
-        lambda state: rng.choice(legal_moves(rules, state)),
-        hook=hook,
-        limit=max_moves,
-    )
+    play_out(setup.ruleset, start, rng, choose, hook=hook, limit=max_moves)
     return PlayedGame(setup, tuple(moves), tuple(states))
 
 
@@ -512,9 +650,34 @@ def played_games(
     A partial game stops after any number of moves, so its :attr:`PlayedGame.final` state
     may be in any phase: setup, mid-turn, a reshuffle or flips due, between rounds.
     """
-    setup = draw(setups if setups is not None else game_setups())
+    return _drawn_game(
+        draw, setups if setups is not None else game_setups(), complete, play_randomly
+    )
+
+
+@st.composite
+def steered_games(
+    draw: st.DrawFn,
+    setups: st.SearchStrategy[GameSetup] | None = None,
+    complete: bool | None = None,
+) -> PlayedGame:
+    """Games under the rules of rule 11 (default: :func:`knowing_rulesets`) played by
+    :func:`play_steered`, into peeks, powers, swaps and knocks on purpose; complete,
+    partial or either, as :func:`played_games`."""
+    if setups is None:
+        setups = game_setups(knowing_rulesets())
+    return _drawn_game(draw, setups, complete, play_steered)
+
+
+def _drawn_game(
+    draw: st.DrawFn,
+    setups: st.SearchStrategy[GameSetup],
+    complete: bool | None,
+    play: Callable[[GameSetup, random.Random, int | None], PlayedGame],
+) -> PlayedGame:
+    setup = draw(setups)
     seed = draw(_SEEDS)
-    game = play_randomly(setup, random.Random(seed), max_moves=move_cap(setup))
+    game = play(setup, random.Random(seed), move_cap(setup))
     if complete is None:
         complete = draw(st.integers(0, 3)) == 0
     if complete:
@@ -692,11 +855,34 @@ def candidate_moves(ruleset: Ruleset, state: State) -> list[Move]:
         for kind in (Reveal, Place, Bounce, Flip):
             moves += [kind(value, 0), kind(actor, value)]
         moves += [Draw(value), Discard(value, 0), Draw(actor, value), Discard(actor, value)]
+    moves += _rule_11_candidates(rules, seats, slots, actor)
     deck = rules.deck
     moves += [Deal(deck), Deal(deck[1:]), Deal((*deck[1:], HAZARD))]
     if any(state.discard_piles):
         below = sorted_faces(below_tops(state.discard_piles))
         moves += [Reshuffle(tuple(below)), Reshuffle((*below, MULLIGAN)), Reshuffle(())]
+    return moves
+
+
+def _rule_11_candidates(rules: CompiledRules, seats: range, slots: range, actor: int) -> list[Move]:
+    """The moves of rule 11 worth trying, where the rules have them: a knock and a pass by
+    every seat, every seat's peek at its own slots, the actor's peek at every seat's slot
+    and swap of each of its slots with every seat's (the seats and slots one beyond the
+    table too), and a few of wrong types."""
+    if not (rules.knowledge or rules.knock or rules.powers):
+        return []
+    moves: list[Move] = []
+    for seat in seats:
+        moves += [Knock(seat), Pass(seat)]
+        moves += [Peek(seat, slot) for slot in slots]
+        for slot in slots:
+            moves += [Peek(actor, slot, seat)]
+            moves += [Swap(actor, slot, seat, target_slot) for target_slot in slots]
+    for odd in _ODD_VALUES:
+        value = cast(int, odd)
+        moves += [Knock(value), Pass(value), Peek(value, 0), Peek(actor, value)]
+        moves += [Peek(actor, 0, value), Swap(actor, value, 0, 0), Swap(actor, 0, value, 0)]
+        moves += [Swap(actor, 0, 0, value), Swap(value, 0, 0, 0)]
     return moves
 
 

@@ -26,12 +26,14 @@ from gnoming_rules import (
     Face,
     Flip,
     IllegalMove,
+    Knock,
     Move,
     Phase,
     Place,
     Reshuffle,
     Ruleset,
     State,
+    Swap,
 )
 from gnoming_rules.core.cards import EMPTY
 from gnoming_rules.core.engine import ENGINE_CODES
@@ -199,18 +201,36 @@ def check_hazards_off_piles(state: State) -> None:
 # --- transition properties ---------------------------------------------------------------------
 
 
-def check_face_up_stays_up(before: State, move: Move, after: State) -> None:
-    """Within a round no face-up slot turns face down, so face-down counts only fall (4.2)."""
+def check_face_up_stays_up(ruleset: Ruleset, before: State, move: Move, after: State) -> None:
+    """Within a round no face-up slot turns face down, so face-down counts only fall (4.2),
+    except where rule 11 moves a face-down card in: the slot a card is played into under
+    ``play.placed: down`` (11.3: the card played lies face down, whatever lay there), and
+    the two slots a swap exchanges (11.4: each card keeps its face-up state), whose states
+    must then be exchanged exactly."""
     if isinstance(move, Deal) or not any(before.cards):
         return
+    spared: set[tuple[int, int]] = set()
+    if ruleset.compiled.placed_down and isinstance(move, Place | Bounce):
+        spared.add((move.player, move.slot))
+    if isinstance(move, Swap) and after.round == before.round:  # (a round's end turns all up)
+        mine, theirs = (move.player, move.slot), (move.target, move.target_slot)
+        for here, there in ((mine, theirs), (theirs, mine)):
+            if after.is_face_up(*here) != before.is_face_up(*there):
+                raise PropertyViolation(
+                    FACE_UP_STAYS_UP, f"{move}: the card now in {here} changed its face-up state"
+                )
+        spared |= {mine, theirs}
     for seat in range(before.players):
         lost = before.face_up[seat] & ~after.face_up[seat]
+        for owner, slot in spared:
+            if owner == seat:
+                lost &= ~(1 << slot)
         if lost:
             slots = [s for s in range(len(before.cards[seat])) if lost >> s & 1]
             raise PropertyViolation(
                 FACE_UP_STAYS_UP, f"{move}: seat {seat}'s face-up slots {slots} turned face down"
             )
-        if after.face_down_count(seat) > before.face_down_count(seat):
+        if not spared and after.face_down_count(seat) > before.face_down_count(seat):
             raise PropertyViolation(
                 FACE_UP_STAYS_UP, f"{move}: seat {seat} has more face-down cards than before"
             )
@@ -322,6 +342,17 @@ def check_hazard_transition(ruleset: Ruleset, before: State, move: Move, after: 
                 f"{[before.face_down_count(s) for s in range(before.players)]})",
             )
         return
+    if own and after.phase is Phase.POWER:
+        return  # rule 11.4: a power comes first, and 10.7's flip is owed after it
+    if before.phase is Phase.POWER and after.phase is not Phase.POWER:
+        # the power used or passed: 10.7's flip now, if the player has a face-down card
+        must = ruleset.turn.flip_after_deck_discard == "must"
+        due = (before.turn,) if must and after.face_down_count(before.turn) else ()
+        if after.round == before.round and after.flips_owed != due:
+            raise PropertyViolation(
+                FLIPS_OWED, f"{move}: after a power, flips owed {after.flips_owed}, not {due}"
+            )
+        return
     if isinstance(move, Flip):
         needed = 1 if move.player == before.turn and own_flip_owed(ruleset, before) else least
         if (
@@ -403,11 +434,13 @@ def check_refusal(refusal: IllegalMove, move: Move) -> None:
 
 class TurnLedger:
     """Counts discards per turn: a turn starts at DRAW and ends when ``turn`` moves on or the
-    round ends; it must hold exactly one discard (RULES 4.6)."""
+    round ends; it must hold exactly one discard (rule 4.6), or none when the seat knocked
+    instead of drawing (rule 11.5)."""
 
     def __init__(self, state: State) -> None:
         self.seat: int | None = state.turn if state.phase is Phase.DRAW else None
         self.discards = 0
+        self.knocked = False
         self.known = state.phase is Phase.DRAW or state.phase not in _TURN_PHASES
 
     def see(self, before: State, move: Move, after: State) -> None:
@@ -420,15 +453,17 @@ class TurnLedger:
                 raise PropertyViolation(
                     ONE_DISCARD_PER_TURN, f"{move}: a second discard in seat {self.seat}'s turn"
                 )
+        if isinstance(move, Knock):
+            self.knocked = True  # the knock is the turn's whole play
         if self.seat is not None and (after.round != before.round or after.turn != self.seat):
-            if self.known and self.discards != 1:
+            if self.known and self.discards != (0 if self.knocked else 1):
                 raise PropertyViolation(
                     ONE_DISCARD_PER_TURN,
                     f"seat {self.seat}'s turn ended after {self.discards} discards ({move})",
                 )
             self.seat = None
         if self.seat is None and after.phase is Phase.DRAW:
-            self.seat, self.discards, self.known = after.turn, 0, True
+            self.seat, self.discards, self.known, self.knocked = after.turn, 0, True, False
 
 
 # --- the watch ---------------------------------------------------------------------------------
@@ -567,7 +602,7 @@ class Watch:
             check_deck_conservation(ruleset, after)
             check_lines_left(ruleset, before, move, after)
         if FACE_UP_STAYS_UP in checks:
-            check_face_up_stays_up(before, move, after)
+            check_face_up_stays_up(self.ruleset, before, move, after)
         if MULLIGAN_LIMIT in checks:
             check_mulligan_limit_on_play(ruleset, before, move, after)
             if len(after.scores) > len(before.scores):

@@ -115,10 +115,15 @@ def cut_mid_round(
 
 
 def _one_face_deck(ruleset: gr.Ruleset, face: int) -> dict[str, object]:
-    """A deck patch: every card ``face`` (as many as the deck had), no hazards or mulligans."""
-    numbers: dict[str, int | None] = {str(number): None for number in ruleset.deck.numbers}
+    """A deck patch: every card ``face`` (as many as the deck had), no hazards or mulligans;
+    the values (10.1) and powers (11.4) of the numbers taken out of the deck go with them."""
+    gone = [number for number in ruleset.deck.numbers if number != face]
+    numbers: dict[str, int | None] = {str(number): None for number in gone}
     numbers[str(face)] = ruleset.deck.size  # keys as the rules' JSON form writes them
-    return {"deck": {"numbers": numbers, "hazards": 0, "mulligans": 0}}
+    deck: dict[str, object] = {"numbers": numbers, "hazards": 0, "mulligans": 0}
+    deck["values"] = {str(number): None for number in gone if number in ruleset.deck.values}
+    powers = {str(number): None for number in gone if number in ruleset.powers}
+    return {"deck": deck, "powers": powers}
 
 
 @st.composite

@@ -74,15 +74,23 @@ def a_seat_sees_nothing_of_what_it_cannot_see(game: PlayedGame, seed: int) -> No
 
 def a_seat_sees_everything_public(game: PlayedGame) -> None:
     """Each seat's observation of the game's last state holds every public field as the
-    state has it, the face-up cards, and the held card unless it is another seat's draw."""
+    state has it, the face-up cards and the face-down ones it knows (rule 11.1), and the
+    held card unless it is another seat's draw."""
     state = game.final
     for seat in range(state.players):
         seen = observe(state, seat)
         assert seen.seat == seat and seen.players == state.players
         assert (seen.round, seen.phase, seen.turn) == (state.round, state.phase, state.turn)
         assert seen.actor == state.actor and seen.first_player == state.first_player
-        assert seen.layouts == tuple(state.visible_layout(p) for p in range(state.players))
-        assert seen.own_layout == state.visible_layout(seat)
+        known = tuple(
+            tuple(
+                card if state.knows(seat, other, slot) else None
+                for slot, card in enumerate(state.cards[other])
+            )
+            for other in range(state.players)
+        )
+        assert seen.layouts == known
+        assert seen.own_layout == known[seat]
         assert seen.draw_pile_size == len(state.draw_pile)
         assert seen.discard_piles == state.discard_piles and seen.removed == state.removed
         assert (seen.filled, seen.chain, seen.flips_owed) == (

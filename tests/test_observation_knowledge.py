@@ -17,7 +17,7 @@ from gnoming_rules.core.cards import EMPTY
 from gnoming_rules.core.errors import StateError
 from gnoming_rules.formats import state_from_dict, state_to_dict
 from gnoming_rules.play import observe
-from gnoming_rules.play.observation import stand_in
+from gnoming_rules.play.observation import Observation, stand_in
 from gnoming_rules.play.observation_json import observation_from_dict, observation_to_dict
 from gnoming_rules.play.worlds import hidden_places, sample_world
 
@@ -53,17 +53,23 @@ def knowing_states(draw: st.DrawFn) -> tuple[gr.Ruleset, gr.State]:
     return game.ruleset, state
 
 
-def viewers(state: gr.State) -> list[int | None]:
-    return [*range(state.players), None]
+def views(state: gr.State) -> list[tuple[int | None, Observation]]:
+    """Each seat's view of ``state`` and a spectator's (``None``), with the viewer."""
+    return [(viewer, observe(state, viewer)) for viewer in (*range(state.players), None)]
 
 
 @given(knowing_states())
 def test_rule_11_1_a_view_shows_the_cards_its_seat_knows_and_no_other(
     drawn: tuple[gr.Ruleset, gr.State],
 ) -> None:
-    _, state = drawn
-    for viewer in viewers(state):
-        view = observe(state, viewer)
+    view_shows_exactly_what_its_seat_knows(drawn[1])
+
+
+def view_shows_exactly_what_its_seat_knows(state: gr.State) -> None:
+    """Each seat's view of ``state`` and the spectator's shows a card exactly where the
+    viewer knows it (face up, or face down and known to it), marks it known exactly where
+    it lies face down, and face up exactly where it is."""
+    for viewer, view in views(state):
         for seat, layout in enumerate(state.cards):
             for slot, card in enumerate(layout):
                 knows = state.is_face_up(seat, slot) or (
@@ -82,8 +88,7 @@ def test_rule_11_1_the_stand_in_keeps_known_cards_face_down_and_who_knows_them(
     drawn: tuple[gr.Ruleset, gr.State],
 ) -> None:
     ruleset, state = drawn
-    for viewer in viewers(state):
-        view = observe(state, viewer)
+    for viewer, view in views(state):
         seen = stand_in(view)
         assert seen.face_up == state.face_up
         assert seen.known == state.known
@@ -103,8 +108,7 @@ def test_rule_11_1_a_view_with_known_cards_round_trips_through_json(
     drawn: tuple[gr.Ruleset, gr.State],
 ) -> None:
     ruleset, state = drawn
-    for viewer in viewers(state):
-        view = observe(state, viewer)
+    for _, view in views(state):
         data = json.loads(json.dumps(observation_to_dict(view)))
         assert observation_from_dict(data, ruleset) == view
         assert ("known" in data) == bool(state.known)
@@ -117,8 +121,7 @@ def test_rule_11_1_a_sampled_world_keeps_every_card_its_seat_knows(
     ruleset, state = drawn
     if not state.cards[0]:
         return  # before the first deal: no cards out, nothing to sample
-    for viewer in viewers(state):
-        view = observe(state, viewer)
+    for viewer, view in views(state):
         world = sample_world(ruleset, view, random.Random(seed))
         assert observe(world, viewer) == view
         assert world.known == state.known

@@ -41,10 +41,19 @@ def public_names_only_what_was_seen(game: PlayedGame, claims: bool) -> None:
     assert len(public.rounds) == final.round + 1
     assert public.rounds[-1].final is None
     entries = iter([entry for round_ in public.rounds for entry in round_.moves])
+    down = game.ruleset.compiled.placed_down
     for move, before, after in zip(game.moves, game.states[:-1], game.states[1:], strict=True):
         if isinstance(move, gr.Deal):
             continue
         entry = {key: value for key, value in next(entries).items() if value is not None}
+        if down and isinstance(move, gr.Draw) and move.pile is None:
+            # placed face down (rule 11.3): a deck draw is seen by its drawer alone, and
+            assert "card" not in entry, entry
+            continue
+        if down and isinstance(move, gr.Discard) and "card" in entry:
+            # named when discarded unplayed (the card leaves the drawer's hand face up)
+            assert entry["card"] == before.held, entry
+            continue
         if entry["action"] in REQUIRED:
             assert "card" in entry, entry
         if "card" in entry:
