@@ -19,7 +19,9 @@ from kit import ROOT
 
 import gnoming_rules as gr
 from gnoming_rules.cli.human import HELP, TerminalPlayer, move_words, parse_move
+from gnoming_rules.core.cards import face_text
 from gnoming_rules.core.moves import Bounce, Discard, Draw, Knock, Pass, Peek, Place, Reveal, Swap
+from gnoming_rules.core.scoring import score_visible
 from gnoming_rules.play.observation import observe
 from gnoming_rules.referee.validate import validate_file
 
@@ -204,3 +206,21 @@ def test_rule_11_a_person_peeks_sees_the_peeked_cards_and_names_a_powers_targets
     assert "knock" in "\n".join(line for line in printed if line.startswith("moves: "))
     moves = [move for move in record["rounds"][0]["moves"] if move["player"] == 0]
     assert [m["slot"] for m in moves if m["action"] == "peek"][:2] == [0, 3]
+
+
+def test_rule_11_1_the_face_up_score_leaves_out_the_cards_a_person_knows_face_down() -> None:
+    """The score under each layout counts its face-up cards only: a card the person peeked
+    at is drawn as known, ``(7)``, and lies face down, so it is not in that score."""
+    rules = gr.load_ruleset("four-card-golf")
+    state = gr.new_game(rules, 2)
+    state = gr.apply(rules, state, gr.sample_chance(rules, state, random.Random(5)))
+    while state.phase is gr.Phase.PEEK:  # each seat peeks at its slots 0 and 1
+        state = gr.apply(rules, state, Peek(state.turn, state.peeks))
+    seen = observe(state, 0)
+    known = [card for card in seen.own_layout if card is not None]
+    assert len(known) == 2 and score_visible(rules, seen.own_layout) != 0  # peeked, not up
+    player = TerminalPlayer(0, ["Ana", "Bo"], lambda: "", lambda _line: None)
+    lines = player.table(rules, seen)
+    assert any(f"({face_text(known[0])})" in line for line in lines)
+    scores = [part for line in lines for part in line.split("  ") if "face up:" in part]
+    assert [part.strip() for part in scores] == ["face up: 0", "face up: 0"]

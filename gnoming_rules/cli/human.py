@@ -211,7 +211,8 @@ class TerminalPlayer:
         for seat, layout in enumerate(seen.layouts):
             face_up = seen.face_up_mask(seat)  # a card known face down is drawn (7)
             title = seat_name(seat, self.names) + (" (you)" if seat == self.seat else "")
-            score = f"face up: {score_visible(ruleset, layout)}"
+            shown = [card if face_up >> slot & 1 else None for slot, card in enumerate(layout)]
+            score = f"face up: {score_visible(ruleset, shown)}"  # a known card is not face up
             blocks.append([title, *draw_layout(layout, face_up, rows, cols), score])
         lines = ["", *side_by_side(blocks)]
         lines.append(f"draw pile: {seen.draw_pile_size} cards")
