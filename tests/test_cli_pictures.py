@@ -86,3 +86,25 @@ def test_replay_never_writes_over_its_record(tmp_path: Path) -> None:
     done = gnoming("replay", str(record), "-o", str(record))
     assert done.returncode == 2 and "is the record itself" in done.stderr
     assert record.read_bytes() == before
+
+
+def test_replay_seat_writes_the_game_as_that_seat_saw_it(tmp_path: Path) -> None:
+    """``--seat N``: the page draws the cards seat N peeked at as known (rule 11.1) and has
+    no box that shows the face-down cards; the referee's page has the box and no known
+    card; a seat not at the table is one line, ``bad-seat``, exit status 2."""
+    record = tmp_path / "cabo.json"
+    played = gnoming("play", "--ruleset", "cabo-like", "--players", "2", "--seed", "3",
+                     "--out", str(record))  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    referee, seat = tmp_path / "referee.html", tmp_path / "seat.html"
+    assert gnoming("replay", str(record), "-o", str(referee)).returncode == 0
+    done = gnoming("replay", str(record), "-o", str(seat), "--seat", "0")
+    assert done.returncode == 0, done.stderr
+    page, mine = referee.read_text(encoding="utf-8"), seat.read_text(encoding="utf-8")
+    assert 'id="peek"' in page and "known to this seat" not in page
+    assert 'id="peek"' not in mine and "known to this seat" in mine
+    wrong = gnoming("replay", str(record), "-o", str(seat), "--seat", "2")
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().splitlines() == [
+        "gnoming: bad-seat: seat 2 is not at the table (seats 0 to 1)"
+    ]

@@ -41,6 +41,13 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         metavar="R",
         help="replay under R, a name or a path (default: the ruleset the record names)",
     )
+    parser.add_argument(
+        "--seat",
+        type=int,
+        metavar="N",
+        help="the game as seat N saw it: the cards it never saw drawn as backs, those it "
+        "knows face down drawn as known (default: the referee's page, every card)",
+    )
 
 
 def target_file(given: str, record: str) -> Path:
@@ -60,7 +67,7 @@ def run(args: argparse.Namespace, out: Output) -> int:
 
     source = Path(args.path)
     target = target_file(args.out or source.stem + ".html", args.path)
-    written = write_replay(source, target, ruleset=args.ruleset)
+    written = write_replay(source, target, ruleset=args.ruleset, seat=args.seat)
     verdict = written.replay.verdict
     error = verdict.error
     if out.json:
