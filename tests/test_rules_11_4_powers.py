@@ -8,6 +8,9 @@ from referee_checks import accepted, offered, refused
 from rules_11_kit import POWER_FACES, POWERS, dealt, draw_and_discard, knowers, rules_with
 
 import gnoming_rules as gr
+from gnoming_rules.formats import state_from_dict, state_to_dict
+from gnoming_rules.play import observe
+from gnoming_rules.play.observation_json import observation_from_dict, observation_to_dict
 
 SEAT_0 = [1, 2, 3, 4, 5, 6, 11, 12, -1]
 SEAT_1 = [-2, -3, 1, 2, 3, 4, 5, 6, 11]
@@ -138,3 +141,13 @@ def test_rule_11_4_hazards_and_mulligans_cannot_carry_powers() -> None:
             rules_with(powers={face: "peek_own"})
     with pytest.raises(gr.RulesetError, match="powers"):
         rules_with(powers={13: "peek_own"})  # not a face of the deck
+
+
+def test_rule_11_4_a_state_between_look_and_swap_s_look_and_its_swap_is_saved_and_read() -> None:
+    """Between the look and the swap the state waits on the same power's second move;
+    saved and read back (whole, or as the swapper's view) it is the same state."""
+    looked = accepted(POWERS, _power(10), gr.Peek(0, 5, 1))
+    assert looked.power == "swap"
+    assert state_from_dict(state_to_dict(looked), POWERS) == looked
+    view = observe(looked, 0)
+    assert observation_from_dict(observation_to_dict(view), POWERS) == view

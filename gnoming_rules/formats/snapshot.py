@@ -351,9 +351,8 @@ def _check_fits(read: FieldReader, state: State, ruleset: Ruleset, cards: str = 
     if state.peeks and state.peeks >= rules.peek_at_start:
         read.fail("peeks", f"fewer than layout.peek_at_start ({rules.peek_at_start}) made")
     power = state.power
-    if power is not None and power not in (
-        ("look_and_swap",) if power == "swap" else rules.powers.values()
-    ):
+    offered = "look_and_swap" if power == "swap" else power  # swap: look_and_swap's 2nd move
+    if offered is not None and offered not in rules.powers.values():
         read.fail("power", f"{power!r} is none of the ruleset's powers (rule 11.4)")
     if state.turns and not rules.knock:
         read.fail("turns", "turns are counted only under round_end.knock (rule 11.5)")
