@@ -29,8 +29,10 @@ knock          ``Knock()``                 ``round_end.knock`` (11.5)
 =============  ==========================  ===========================================
 
 Seats in ``peek_at`` and ``swap`` are absolute (a move names its target seat); the
-actions aimed at the mover's own seat are never legal (``peek_at`` of oneself is the
-plain ``peek``).
+actions aimed at the mover's own seat are never legal: a ``swap`` with oneself is refused
+as it stands, and a ``peek_at`` of oneself, which would be the plain ``peek`` again,
+names a seat past the table instead, so that the engine refuses it too (``bad-slot``) and
+each legal move has exactly one action.
 
 :meth:`ActionSpace.legal_actions` and :meth:`ActionSpace.mask` are exactly
 :func:`~gnoming_rules.engine.legal_moves`, numbered (the test suite checks it over random
@@ -298,8 +300,8 @@ def _extra_moves(seat: int, blocks: Sequence[str], slots: int, seats: int) -> li
         if name == "peek":
             moves += [Peek(seat, slot) for slot in range(slots)]
         elif name == "peek_at":
-            moves += [
-                Peek(seat, slot, None if target == seat else target)
+            moves += [  # (oneself: a seat past the table, see the module's notes)
+                Peek(seat, slot, seats if target == seat else target)
                 for target in range(seats)
                 for slot in range(slots)
             ]
