@@ -16,13 +16,16 @@ from array import array
 from typing import Final
 
 from ..core.cards import EMPTY, Face
+from ..core.ruleset import POWER_STATES
 from ..core.state import Phase, State
 from ..play.observation import held_is_hidden
 
 __all__ = ["ViewBytes", "knowledge_floats"]
 
-POWER_NAMES: Final = ("peek_own", "peek_other", "swap_blind", "look_and_swap", "swap")
-"""The powers of ``State.power`` (rule 11.4), in the ``power`` segment's order."""
+POWER_NAMES: Final = POWER_STATES
+"""The powers of ``State.power`` (rule 11.4), in the ``power`` segment's order (adding a
+power lengthens the segment, and with it every observation vector of rulesets with
+powers: agents trained before must be trained again)."""
 CLASSIC_PHASES: Final = 8
 """The phases of §1-10 (``DEAL`` to ``OVER``): the ``phase`` segment's length for a
 ruleset without §11 options, so its vectors are those of before §11."""

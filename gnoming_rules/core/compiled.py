@@ -305,9 +305,11 @@ def pattern_instances(rows: int, cols: int, shape: str) -> tuple[int, ...]:
     elif shape == "rows":
         line = (1 << cols) - 1
         masks += [(line << row * cols) | (line << (row + 1) * cols) for row in range(rows - 1)]
-    else:
+    elif shape == "columns":
         column = sum(1 << row * cols for row in range(rows))
         masks += [(column << col) | (column << col + 1) for col in range(cols - 1)]
+    else:  # a new shape must say where it lies, never be placed as another
+        raise ValueError(f"no places for a pattern of shape {shape!r}")
     return tuple(masks)
 
 

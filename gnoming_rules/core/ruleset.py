@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Mapping
 from functools import cached_property
 from types import MappingProxyType
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -294,8 +294,17 @@ class PlayRules(StrictModel):
     )
 
 
+def _either(names: tuple[str, ...]) -> str:
+    """``a, b or c``: the names of a declared choice, as an option's meaning lists them."""
+    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0]
+
+
 PowerName = Literal["peek_own", "peek_other", "swap_blind", "look_and_swap"]
 """What a card's power does when it is drawn from the draw pile and discarded (rule 11.4)."""
+POWER_STATES: Final = (*get_args(PowerName), "swap")
+"""What ``State.power`` may hold: a power offered, or ``swap``, the second move of
+``look_and_swap`` (rule 11.4); in this order in saved states' checks and observation
+vectors."""
 
 
 class RoundEnd(StrictModel):
@@ -526,8 +535,8 @@ class Ruleset(StrictModel):
         Mapping[FaceKey, PowerName],
         PlainSerializer(dict, return_type=dict[int | str, str]),
     ] = option(
-        "Card powers: face -> peek_own, peek_other, swap_blind or look_and_swap; used by "
-        "the player who draws such a card from the draw pile and discards it unplayed.",
+        f"Card powers: face -> {_either(get_args(PowerName))}; used by the player who "
+        "draws such a card from the draw pile and discards it unplayed.",
         "11.4",
         empty=True,
     )
@@ -888,7 +897,9 @@ def _pattern_rule(pattern: Pattern, rows: int, cols: int) -> PatternRule:
         size = 2 * (cols if shape.adjacent_lines == "rows" else rows)
         masks = pattern_instances(rows, cols, shape.adjacent_lines)
         return PatternRule(f"adjacent {shape.adjacent_lines}", size, masks, kind, points)
-    return PatternRule("square", 4, pattern_instances(rows, cols, "square"), kind, points)
+    if shape == "square":
+        return PatternRule("square", 4, pattern_instances(rows, cols, "square"), kind, points)
+    raise TypeError(f"no compiled form for a pattern of shape {shape!r}")  # (add it here)
 
 
 def _piles_words(piles: int) -> str:

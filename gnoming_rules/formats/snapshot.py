@@ -28,7 +28,7 @@ from ..core.cards import EMPTY, HIDDEN, Face, sorted_faces
 from ..core.errors import StateError
 from ..core.fields import FieldReader
 from ..core.rules.round_end import game_over
-from ..core.ruleset import MAX_PILES, MAX_PLAYERS, MAX_ROUNDS, Ruleset
+from ..core.ruleset import MAX_PILES, MAX_PLAYERS, MAX_ROUNDS, POWER_STATES, Ruleset
 from ..core.state import Phase, State
 
 STATE_FORMAT: Final = "gnoming-state/1"
@@ -41,8 +41,6 @@ _KNOWLEDGE: Final = ("known", "peeks", "power", "looked", "turns")
 """The state's fields of rules 11.1-11.8, optional in a saved state: one saved before them
 holds none, and reads as a state of §1-10 rules (their defaults)."""
 _FIELDS: Final = ("format", *(name for name in State._fields if name not in _KNOWLEDGE))
-POWERS: Final = ("peek_own", "peek_other", "swap_blind", "look_and_swap", "swap")
-"""What ``State.power`` may hold (rule 11.4; ``swap`` after ``look_and_swap``'s look)."""
 PHASES: Final = {phase.name.lower(): phase for phase in Phase}
 """A saved state's phase names and the :class:`Phase` each reads as: one of the reader's
 steps (not in ``__all__``)."""
@@ -230,7 +228,7 @@ def _knowledge(
     if "peeks" in fields:
         found["peeks"] = read.integer(fields["peeks"], "peeks", 0, MAX_SLOTS * 10)
     if fields.get("power") is not None:
-        found["power"] = read.choice(fields["power"], "power", POWERS)
+        found["power"] = read.choice(fields["power"], "power", POWER_STATES)
     if fields.get("looked") is not None:
         pair = read.items(fields["looked"], "looked", 2)
         found["looked"] = (
