@@ -10,7 +10,7 @@ __all__ = ["serve"]
 
 MAX_FRAME = 64 * 1024
 """uvicorn's limit on one WebSocket message: past it the connection closes (code 1009);
-below it, past :data:`~gnoming_rules.server.protocol.MAX_MESSAGE`, the server answers
+below it, past :data:`~gnoming_rules.server.reading.MAX_MESSAGE`, the server answers
 ``too-large`` and goes on."""
 
 
