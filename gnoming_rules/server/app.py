@@ -118,7 +118,9 @@ class Server:
         self._expiring: set[asyncio.Task[bool]] = set()
         self.limits = limits or Limits()
         self.pool = pool or BotPool.shared(self.limits.bot_workers)
-        """The bots' processes (by default shared by the servers of this process)."""
+        """The bots' processes: ``pool`` (closed with the server), or shared by the servers
+        of this process."""
+        self._own_pool = pool is not None
         self.tables: dict[str, Table] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._background: dict[str, asyncio.Task[None]] = {}
@@ -252,6 +254,8 @@ class Server:
         for task in playing:
             task.cancel()
         await asyncio.gather(*playing, return_exceptions=True)
+        if self._own_pool:
+            self.pool.close()
         await self.committer.close()
         self.storage.close()
 
@@ -328,7 +332,8 @@ def create_app(
 ) -> Starlette:
     """The application, its tables kept in ``storage`` (a SQLite path, a PostgreSQL URL,
     or a :class:`~gnoming_rules.server.storage.Storage`), its bots played in ``pool``
-    (by default this process's shared pool of ``limits.bot_workers`` processes)."""
+    (closed when the application stops; by default this process's shared pool of
+    ``limits.bot_workers`` processes)."""
     server = Server(storage, limits, pool)
 
     @contextlib.asynccontextmanager

@@ -28,6 +28,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -110,18 +112,27 @@ def play(job: Job) -> Played:
     return played
 
 
-def _lower_priority(nice: int) -> None:
-    """A worker's start: run below the server's priority."""
+def _start_worker(nice: int, parent: int) -> None:
+    """A worker's start: run below the server's priority, and end when the server has gone
+    (killed, or stopped by a signal that skips its clean-up)."""
     if nice and hasattr(os, "nice"):
         os.nice(nice)
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 class BotPool:
     """A bounded pool of ``workers`` processes, started on the first job (each takes under
-    a second to start) and started again if one dies.
+    a second to start) and started again if one dies. A worker ends when the server's
+    process does, however it ends.
 
     :meth:`shared` gives one pool per process and size, which the servers of one process
-    share (a test suite starts many)."""
+    share (a test suite starts many); a server closes a pool it was given when it stops."""
 
     _shared: ClassVar[dict[tuple[int, int], BotPool]] = {}
 
@@ -146,8 +157,8 @@ class BotPool:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),  # no fork of a threaded server
-                initializer=_lower_priority,
-                initargs=(self.nice,),
+                initializer=_start_worker,
+                initargs=(self.nice, os.getpid()),
             )
         return self._executor
 

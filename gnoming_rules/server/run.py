@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .app import create_app
+from .pool import BotPool
 
 __all__ = ["serve"]
 
@@ -22,7 +23,7 @@ def serve(
     import uvicorn
 
     uvicorn.run(
-        create_app(storage),
+        create_app(storage, pool=BotPool()),  # its own, closed when it stops
         host=host,
         port=port,
         ws="websockets-sansio",
