@@ -608,3 +608,67 @@ def test_every_answer_is_json_and_carries_the_security_headers(live: Live) -> No
     assert "GET" in answers["bad-method"].headers["allow"]
     policy = SECURITY_HEADERS["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in policy and "'unsafe-inline'" not in policy
+
+
+def test_a_table_of_bots_is_played_in_the_background(live: Live) -> None:
+    """Issue 31: a table of bots only was played through inside the request that created
+    it, on the event loop, and every other table waited. Now its creation answers before
+    the game is played, the game goes on in the bots' pool, a batch of steps at a time,
+    while the people's table next to it is served, and its record is valid."""
+    eight = {"extends": "golf-6", "name": "golf-6-short", "rounds": 2}
+    created = live.create(ruleset=eight, seats=[{"bot": "greedy"}] * 8)
+    assert created["over"] is False and created["steps"] < 500, created
+    people = live.create(seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])["table"]
+    token = live.seat(people, 0)
+    seen: list[int] = []
+    with live.socket(people, token) as ana:
+        for seq in range(1, 6):
+            view = ana.latest_view(0.2)
+            while not view["legal"]:
+                view = ana.until("view")
+            ana.send({"type": "move", "seq": seq, "move": view["legal"][0]})
+            assert ana.until("ack")["seq"] == seq
+            seen.append(live.summary(created["table"])["steps"])
+    assert seen == sorted(seen)
+    summary = until_over(live, created["table"], 120)
+    record = parse_record(live.http.get(f"/tables/{created['table']}/record").content)
+    assert isinstance(record, Record) and len(record.rounds) == 2
+    verdict = validate_record(record)
+    assert verdict.valid and verdict.complete and list(verdict.totals) == summary["totals"]
+
+
+def test_the_bots_pool_replaces_a_worker_that_died() -> None:
+    """A worker killed (out of memory, say) fails the job under way, and only it: the
+    pool starts again for the next one."""
+    import asyncio
+    import os
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    from gnoming_rules.play.bots import make_bot
+    from gnoming_rules.server.pool import BotPool, Job, Played, ruleset_key
+
+    rules = gr.load_ruleset("standard")
+    bots = {seat: make_bot("random", random.Random(seat)) for seat in range(3)}
+    state = gr.new_game(rules, 3, 0)
+    job = Job(ruleset_key("standard"), rules.sha256, state, bots, limit=10)
+    pool = BotPool(1)
+
+    async def played() -> Played:
+        return await pool.run(job)
+
+    try:
+        first = asyncio.run(played())
+        assert len(first.moves) == len(first.entries) == len(first.texts) == 10
+        executor = pool._executor
+        assert executor is not None
+        for process in list(executor._processes.values()):
+            assert process.pid is not None
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(10)
+        with pytest.raises(BrokenProcessPool):
+            asyncio.run(played())
+        again = asyncio.run(played())
+        assert len(again.moves) == 10
+    finally:
+        pool.close()

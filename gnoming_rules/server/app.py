@@ -21,7 +21,8 @@ security headers (:data:`~gnoming_rules.server.page.SECURITY_HEADERS`).
 A table of bots only is played in the background (:meth:`Server.play_in_background`):
 its creation answers at once, and its game goes on :data:`BACKGROUND_STEPS` steps at a
 time, at most ``Limits.bot_workers - 1`` such tables at once (the pool's last worker is
-kept for the bots of tables with people), each table's steps in order.
+kept for the bots of tables with people), each table's steps in order, and paced so that
+taking their steps in takes at most :data:`BACKGROUND_SHARE` of the event loop.
 """
 
 from __future__ import annotations
@@ -59,16 +60,22 @@ from .spec import TableSpec, read_spec
 from .storage import Storage, open_storage
 from .table import Table
 
-__all__ = ["BACKGROUND_STEPS", "Limits", "Server", "create_app"]
+__all__ = ["BACKGROUND_SHARE", "BACKGROUND_STEPS", "Limits", "Server", "create_app"]
 
 LOG: Final = logging.getLogger("gnoming.server")
 
 MAX_BODY: Final = 256 * 1024
 """The largest HTTP request body, in bytes (an inline ruleset fits in a few KiB)."""
 
-BACKGROUND_STEPS: Final = 256
-"""The steps of a table of bots only played and stored at a time (a few tens of
-milliseconds of a worker's time; a spectator sees them as they are stored)."""
+BACKGROUND_STEPS: Final = 128
+"""The steps of a table of bots only played and stored at a time (about ten milliseconds
+of a worker's time and a few of the event loop's; a spectator sees them as they are
+stored)."""
+
+BACKGROUND_SHARE: Final = 0.2
+"""The most of the event loop's time that the tables of bots only take, together: after
+each batch of steps, their slot waits until the time the loop spent taking them in is
+this share of the time since the batch began."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +198,15 @@ class Server:
         """:data:`BACKGROUND_STEPS` steps at a time, in turn with the other tables of bots
         (a slot each); a step that cannot be stored is tried again later."""
         failures = 0
+        loop = asyncio.get_running_loop()
         while table.steps <= MOVE_LIMIT:
             try:
                 async with self._slots:
+                    started, busy = loop.time(), table.busy
                     going = await table.play_some(BACKGROUND_STEPS)
+                    pause = (table.busy - busy) / BACKGROUND_SHARE - (loop.time() - started)
+                    if pause > 0:
+                        await asyncio.sleep(pause)
             except Exception:  # storage down, a worker lost: nothing was taken in
                 failures += 1
                 LOG.exception("table %s: the bots' moves could not be played", table.table_id)

@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Final
 
 from ..core.engine import apply
+from ..core.entries import step_to_entry
 from ..core.moves import Move
 from ..core.ruleset import Ruleset
 from ..core.state import State
@@ -76,10 +77,14 @@ class Job:
 
 @dataclass(slots=True)
 class Played:
-    """What a job did: its moves in order, and the bots after them (their generators
-    moved on)."""
+    """What a job did: its moves in order, their entries as stored
+    (:func:`~gnoming_rules.core.entries.step_to_entry`, and their JSON text: made here
+    rather than on the event loop), and the bots after them (their generators moved on)."""
 
     moves: list[Move] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    """The entries as compact JSON text, as the storage keeps them."""
     bots: dict[int, Bot] = field(default_factory=dict)
     first: Bot | None = None
 
@@ -96,17 +101,24 @@ def play(job: Job) -> Played:
     """Run ``job`` (in a worker process; any process can)."""
     rules = _ruleset(job.ruleset, job.sha256)
     played = Played(bots=job.bots, first=job.first)
+
+    def made(move: Move) -> None:
+        entry = step_to_entry(move)
+        played.moves.append(move)
+        played.entries.append(entry)
+        played.texts.append(json.dumps(entry, separators=(",", ":")))
+
     state = job.state
     if job.first is not None and not state.is_over and not state.is_chance:
         move = job.first.choose(rules, observe(state, state.to_move))
-        played.moves.append(move)
+        made(move)
         state = apply(rules, state, move)
     play_out(
         rules,
         state,
         _SYSTEM,
         seat_bots(rules, job.bots),
-        hook=lambda _before, move, _after: played.moves.append(move),
+        hook=lambda _before, move, _after: made(move),
         limit=max(0, job.limit - len(played.moves)),
     )
     return played
@@ -167,7 +179,8 @@ class BotPool:
         the pool: it is replaced, and the error raised (nothing was played)."""
         executor = self._pool()
         try:
-            return await asyncio.wrap_future(executor.submit(play, job))
+            future = executor.submit(play, job)  # raises too, once the pool is known broken
+            return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             LOG.error("a bots' worker process died: the pool starts again")
             if self._executor is executor:

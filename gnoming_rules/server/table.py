@@ -36,6 +36,7 @@ import asyncio
 import hashlib
 import hmac
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -121,6 +122,9 @@ class Table:
         """Each seat's moves by sequence number: ``sent[seat][seq - 1]``."""
         self.timeouts: list[Timeout] = []
         self.listeners: set[Listener] = set()
+        self.busy = 0.0
+        """Seconds of the event loop this table's steps took to take in (the pace of a
+        table of bots only is set by it)."""
         self.memo: dict[Any, Any] = {}
         """What this step shows, computed once (views, legal moves, messages' text):
         emptied at every step."""
@@ -317,15 +321,18 @@ class Table:
             None if default is None else self._defaults[default],
         )
         played = await self.pool.run(job)
+        started = time.perf_counter()
         self._bots = played.bots
-        for index, move in enumerate(played.moves):
-            after = apply(self.ruleset, state, move)
+        made = zip(played.moves, played.entries, played.texts, strict=True)
+        for index, (move, entry, text) in enumerate(made):
+            after = apply(self.ruleset, state, move)  # microseconds: the worker chose
             if index == 0 and default is not None:
-                step = Step(step_to_entry(move), default, None, timed_out=True)
-                pending.append((move, after, step))
+                step = Step(entry, default, None, timed_out=True, text=text)
             else:
-                hook(state, move, after)
+                step = Step(entry, None if state.is_chance else state.to_move, text=text)
+            pending.append((move, after, step))
             state = after
+        self.busy += time.perf_counter() - started
         if default is not None and played.first is not None:
             self._defaults[default] = played.first
         stuck = not state.is_over and (state.is_chance or state.to_move in self._bots)
@@ -344,10 +351,12 @@ class Table:
             await self.store(self.table_id, self.steps, steps, lambda: self._take(pending))
 
     def _take(self, pending: Pending) -> None:
+        started = time.perf_counter()
         for move, after, step in pending:
             self._record(move, after, step)
             for listener in list(self.listeners):
                 listener(self, move, step.timed_out)
+        self.busy += time.perf_counter() - started
 
     def _record(self, move: Move, after: State, step: Step) -> None:
         if step.timed_out and step.seat is not None:
