@@ -108,11 +108,13 @@ bench-anchors: $(STAMP) $(COMPILED)/.built
 	$(BIN)/python benchmarks/anchors.py
 
 # Load on one gnoming serve process: 200 tables of bot clients over WebSockets on loopback, 20 s,
-# paced at 2,000 moves/s, then unpaced (the most it does); SQLite, and PostgreSQL too when
+# paced at 2,000 moves/s, then unpaced (the most it does), then at 500 moves/s while tables
+# of eight bots are created one after another; SQLite, and PostgreSQL too when
 # GNOMING_POSTGRES_URL is set (export it from .ci/postgres.sh). docs/server.md, Load.
 bench-server: $(STAMP)
 	$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --rate 2000
 	$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --rate 0
+	$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --rate 500 --bot-tables 2
 	if [ -n "$$GNOMING_POSTGRES_URL" ]; then \
 		$(BIN)/python benchmarks/server.py --tables 200 --seconds 20 --db "$$GNOMING_POSTGRES_URL"; fi
 

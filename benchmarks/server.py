@@ -20,6 +20,13 @@ Latency is then measured at a known load, as the targets ask (moves/s *and* p99 
 at once). With ``--rate 0`` every client moves as soon as it may: the server's most
 moves per second, with latency as long as a queue of ``--tables`` moves makes it.
 
+``--bot-tables N`` adds the load that stalled every table before issue 31: N clients that
+each create a table of eight greedy bots at golf-6 (``--bot-ruleset``), wait for its game
+to end (the server plays it in the background) and create the next, so that tables of
+bots are always being created and played while the people's tables are measured. The
+report then gives the bots' games finished, their steps, the time a creation took to
+answer, and the CPU time of the server's worker processes (the bots' pool).
+
 Reports the moves acknowledged per second; the latency of a move (from its send to its
 acknowledgement: stored, and the views of it on their way to every seat); the server's
 resident memory per table (the growth of its RSS over the tables in play); and the CPU
@@ -27,6 +34,7 @@ time that the server and the clients used, as moves per CPU-second: on a shared 
 what one core given to the server alone would do, roughly.
 
     python benchmarks/server.py [--tables 200] [--seconds 20] [--rate 2000] [--db PATH_OR_URL]
+                                [--bot-tables 2]
 
 The default database is a SQLite file in a temporary folder; give a ``postgresql://`` URL
 (for instance ``$GNOMING_POSTGRES_URL``) to measure PostgreSQL. ``--profile FILE``
@@ -101,6 +109,20 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / tick, int(fields[12]) / tick
 
 
+def children_cpu_seconds(pid: int) -> float:
+    """The CPU time, user and system, of the processes whose parent is ``pid`` (the
+    server's bots' pool), those alive now."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 class Load:
     """What the clients share: the counters, the clock, the pace, the server's address."""
 
@@ -118,6 +140,10 @@ class Load:
         self.in_flight = 0
         self.rng = random.Random(2026)
         self.tasks: set[asyncio.Task[None]] = set()
+        self.bot_created: list[float] = []
+        """Seconds each table of bots took to be created (the answer to its POST)."""
+        self.bot_games = 0
+        self.bot_steps = 0
 
     def spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -284,7 +310,36 @@ class Seat(asyncio.Protocol):
         self.send({"type": "move", "seq": self.seq, "move": move})
 
 
-async def measure(base: str, tables: int, seconds: float, rate: float, pid: int) -> dict[str, Any]:
+async def bots(load: Load, ruleset: str) -> None:
+    """Create a table of eight greedy bots, wait for its game to end, and again, while the
+    load goes on."""
+    request = {"ruleset": ruleset, "seats": [{"bot": "greedy"}] * 8}
+    while load.sending:
+        started = time.perf_counter()
+        created = await load.http.post("/tables", json=request)
+        load.bot_created.append(time.perf_counter() - started)
+        if created.status_code != 201:
+            load.errors.append(f"a table of bots was refused: {created.text[:200]}")
+            return
+        summary = created.json()
+        while load.sending and not summary["over"]:
+            await asyncio.sleep(0.2)
+            summary = (await load.http.get(f"/tables/{summary['table']}")).json()
+        if summary["over"]:
+            load.bot_games += 1
+            load.bot_steps += summary["steps"]
+
+
+async def measure(
+    base: str,
+    tables: int,
+    seconds: float,
+    rate: float,
+    pid: int,
+    *,
+    bot_tables: int = 0,
+    bot_ruleset: str = "golf-6",
+) -> dict[str, Any]:
     before = rss_kib(pid)
     started = time.monotonic()
     limits = httpx.Limits(max_connections=20)
@@ -302,9 +357,12 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         setup = time.monotonic() - started
         seated = rss_kib(pid)
         cpu_before, client_before = cpu_seconds(pid), time.process_time()
+        workers_before = children_cpu_seconds(pid)
         playing = time.perf_counter()
         load.stop_at = playing + seconds
         load.sending = True
+        for _ in range(bot_tables):
+            load.spawn(bots(load, bot_ruleset))
         for table in all_tables:
             table.next_at = playing + load.rng.random() * load.interval  # spread, not bursts
             for seat in table.seats:
@@ -321,6 +379,7 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         user, system = user - user_before, system - system_before
         cpu = user + system
         client_cpu = time.process_time() - client_before
+        workers_cpu = children_cpu_seconds(pid) - workers_before
         for task in list(load.tasks):
             task.cancel()
         for table in all_tables:
@@ -330,6 +389,17 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         raise RuntimeError(f"{len(load.errors)} errors, the first: {load.errors[0]}")
     latencies = sorted(load.latencies) or [float("nan")]
     moves = len(load.latencies)
+    created = sorted(load.bot_created) or [float("nan")]
+    bot_report = {
+        "bot_tables": bot_tables,
+        "bot_ruleset": bot_ruleset,
+        "bot_tables_created": len(load.bot_created),
+        "bot_games_finished": load.bot_games,
+        "bot_steps": load.bot_steps,
+        "bot_create_p50_ms": round(1000 * statistics.median(created), 2),
+        "bot_create_max_ms": round(1000 * created[-1], 2),
+        "bot_workers_cpu_seconds": round(workers_cpu, 1),
+    }
     return {
         "tables": tables,
         "rate_asked": rate or None,
@@ -351,6 +421,7 @@ async def measure(base: str, tables: int, seconds: float, rate: float, pid: int)
         "rss_seated_mib": round(seated / 1024, 1),
         "rss_during_mib": round(during / 1024, 1),
         "kib_per_table": round((during - before) / tables, 1),
+        **(bot_report if bot_tables else {}),
     }
 
 
@@ -363,6 +434,13 @@ def main() -> int:
     )
     parser.add_argument("--db", help="a SQLite path or a postgresql:// URL (default: a temp file)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile into FILE")
+    parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=0,
+        help="clients creating tables of eight greedy bots, one after another (default 0)",
+    )
+    parser.add_argument("--bot-ruleset", default="golf-6", help="the bots' tables' ruleset")
     args = parser.parse_args()
     seconds = min(args.seconds, MAX_SECONDS)
     with tempfile.TemporaryDirectory() as folder:
@@ -387,7 +465,17 @@ def main() -> int:
                     if time.monotonic() > deadline or server.poll() is not None:
                         raise RuntimeError("the server did not start") from None
                     time.sleep(0.1)
-            result = asyncio.run(measure(base, args.tables, seconds, args.rate, server.pid))
+            result = asyncio.run(
+                measure(
+                    base,
+                    args.tables,
+                    seconds,
+                    args.rate,
+                    server.pid,
+                    bot_tables=args.bot_tables,
+                    bot_ruleset=args.bot_ruleset,
+                )
+            )
         except BaseException:
             print(log.read_text()[-3000:], file=sys.stderr)  # what the server said, if anything
             raise

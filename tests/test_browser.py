@@ -65,6 +65,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for CSP
     driver = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
     try:
         yield driver

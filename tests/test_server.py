@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,15 @@ def live(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     fast = Limits(rate=10_000, burst=10_000)  # the test's clients move faster than people
     with live_server(storage_url(request.param, tmp_path), fast) as server:
         yield server
+
+
+def until_over(live: Live, table: str, seconds: float = 60) -> dict[str, Any]:
+    """The summary of ``table`` once its game is over (a table of bots plays on its own)."""
+    deadline = time.monotonic() + seconds
+    while not (summary := live.summary(table))["over"]:
+        assert time.monotonic() < deadline, summary
+        time.sleep(0.05)
+    return summary
 
 
 def truth_states(record: Record) -> list[gr.State]:
@@ -75,14 +85,20 @@ def play_out(live: Live, table: str, clients: dict[int, Client], rng: random.Ran
         if rng.random() < 0.1:
             records.append(live.http.get(f"/tables/{table}/record"))
         seqs[seat] += 1
-        client.send({"type": "move", "seq": seqs[seat], "move": rng.choice(view["legal"])})
+        move = rng.choice(view["legal"])
+        client.send({"type": "move", "seq": seqs[seat], "move": move})
         ack = client.until("ack")
         assert ack["seq"] == seqs[seat] and not ack["duplicate"]
         step = ack["step"]
         if rng.random() < 0.1:  # a resend: acknowledged again, applied once
-            client.send({"type": "move", "seq": seqs[seat], "move": view["legal"][0]})
+            client.send({"type": "move", "seq": seqs[seat], "move": move})
             again = client.until("ack")
             assert again["duplicate"] and again["step"] == step
+        others = [other for other in view["legal"] if other != move]
+        if others and rng.random() < 0.1:  # the number again with another move: refused
+            client.send({"type": "move", "seq": seqs[seat], "move": others[0]})
+            reused = client.until("error")
+            assert (reused["code"], reused["seq"]) == ("sequence-reused", seqs[seat])
     raise AssertionError("the game did not end")
 
 
@@ -132,7 +148,7 @@ def test_whole_games_leak_nothing(live: Live, caplog: pytest.LogCaptureFixture) 
             assert check_views(client, seat, states) > 50
             for message in client.received:
                 if message["type"] == "error":
-                    assert message["code"] == "wrong-seat"
+                    assert message["code"] in {"wrong-seat", "sequence-reused"}
                     assert set(message) == {"type", "code", "rule", "message", "seq"}
         # the record read mid-game: public, valid, and only what the whole table had seen
         assert records
@@ -337,10 +353,11 @@ def test_a_refused_move_is_explained_from_the_movers_view(live: Live) -> None:
 
 def test_an_inline_ruleset_and_a_table_of_bots_give_a_valid_record(live: Live) -> None:
     short = {"extends": "standard", "name": "short", "rounds": 1}
-    table = live.create(
+    created = live.create(
         ruleset=short, seats=[{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}]
     )
-    assert table["over"] and table["ruleset"]["name"] == "short"  # the bots played it through
+    assert created["ruleset"]["name"] == "short"
+    table = until_over(live, created["table"])  # the bots play it in the background
     response = live.http.get(f"/tables/{table['table']}/record")
     record = parse_record(response.content)
     assert isinstance(record, Record) and record.ruleset == short and len(record.rounds) == 1
@@ -449,3 +466,209 @@ def test_rule_11_a_table_of_a_new_ruleset_serves_each_seat_what_it_knows(
     if rules.compiled.knowledge:  # a peek made by seat 0 shows that card to seat 0 alone
         views = [m["observation"] for m in ana.received if m["type"] == "view"]
         assert any(v["known"] for v in views)
+
+
+SEAT_URLS = [
+    "%C2%B2",  # superscript two: str.isdigit() says yes, int() says no
+    "%D9%A1",  # Arabic-Indic one
+    "%EF%BC%91",  # full-width one
+    "%F0%9D%9F%8F",  # mathematical bold one
+    "00",  # seat 0 again, under another URL
+    "01",
+    "+1",
+    "-1",
+    "1.0",
+    "1e0",
+    "%201",
+    "1%20",
+    "0x1",
+    "12345",
+    "9999",  # a number, but no seat of the table
+]
+
+
+def test_a_seat_is_ascii_digits_with_one_url_each(live: Live) -> None:
+    """Issue 31: a seat number that is not ASCII was a 500 with a traceback, and
+    Arabic-Indic or full-width digits named seats (one seat, several URLs)."""
+    table = live.create(seats=[{"name": "Ana"}, {"name": "Bo"}, {"bot": "greedy"}])["table"]
+    before = live.summary(table)
+    for text in SEAT_URLS:
+        response = live.http.post(f"/tables/{table}/seats/{text}")
+        assert response.status_code == 400, (text, response.text)
+        assert response.json()["error"]["code"] == "bad-seat", text
+    assert live.summary(table) == before
+    bodies = [b"[]", b'{"seat": 1}', b"null"]
+    for body in bodies:  # taking a seat takes no body
+        response = live.http.post(f"/tables/{table}/seats/1", content=body)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "bad-request"
+    taken = live.http.post(f"/tables/{table}/seats/1", content=b"{}")
+    assert taken.status_code == 201 and taken.json()["seat"] == 1
+    assert taken.headers["cache-control"] == "no-store"
+
+
+def test_sequence_numbers_are_bounded_and_not_reused_for_another_move(live: Live) -> None:
+    """Issue 31: a seq of 2**64 dropped the connection (the error echoed a number the JSON
+    writer could not encode), and a seq reused with another move was acknowledged as a
+    duplicate of the first."""
+    seats = [{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}]
+    table = live.create(seats=seats, first_player=0)["table"]
+    token = live.seat(table, 0)
+    with live.socket(table, token) as ana:
+        view = ana.latest_view()
+        move = view["legal"][0]
+        for seq in [2**64, -(2**64), 2**31, 0, -1, 10**4000 // 10**3990, True, 1.0, "1", None]:
+            ana.send(json.dumps({"type": "move", "seq": seq, "move": move}))
+            error = ana.until("error")
+            assert (error["code"], error["seq"]) == ("bad-sequence", None), seq
+        ana.send('{"type": "move", "seq": 1' + "0" * 5000 + ', "move": {}}')  # past int()
+        assert ana.until("error")["code"] == "bad-json"
+        ana.send({"type": "move", "seq": 1, "move": move})
+        ack = ana.until("ack")
+        assert ack == {"type": "ack", "seq": 1, "step": ack["step"], "duplicate": False}
+        ana.send({"type": "move", "seq": 1, "move": move})
+        assert ana.until("ack")["duplicate"] is True
+        other = {**move, "slot": (move.get("slot", 0) + 1) % 6} if "slot" in move else None
+        others = [other] if other is not None else []
+        others.append({"action": "reveal", "player": 0, "slot": 5})
+        for wrong in others:
+            if wrong == move:
+                continue
+            ana.send({"type": "move", "seq": 1, "move": wrong})
+            error = ana.until("error")
+            assert (error["code"], error["seq"]) == ("sequence-reused", 1), wrong
+        steps = live.summary(table)["steps"]
+        assert steps == ack["step"]
+    assert live.summary(table)["steps"] == steps
+
+
+STRICT_JSON = [
+    ('{"type": "move", "type": "hello"}', "bad-json"),  # a key twice
+    ('{"type": "move", "seq": NaN, "move": {}}', "bad-json"),
+    ('{"type": "move", "seq": Infinity, "move": {}}', "bad-json"),
+    ('{"type": "hello", "token": "\\ud800"}', "bad-json"),  # a lone surrogate
+    ("[" * 40 + "]" * 40, "bad-json"),  # deeper than 32
+    ('{"type": "move", "seq": 1, "move": {}, "also": 1}', "bad-message"),
+    ('{"type": "move", "seq": 1, "move": ' + "[" * 5000 + "]" * 5000 + "}", "too-large"),
+    ('{"type": "move", "seq": 1, "move": ' + "[" * 4000 + "]" * 4000 + "}", "bad-json"),
+]
+
+
+def test_messages_and_bodies_are_strict_json(live: Live) -> None:
+    table = live.create(seats=[{"name": "Ana"}, {"name": "Bo"}, {"bot": "greedy"}])["table"]
+    token = live.seat(table, 0)
+    before = live.summary(table)
+    with live.socket(table, token) as ana:
+        ana.until("view")
+        for text, code in STRICT_JSON:
+            ana.send(text)
+            error = ana.until("error")
+            assert error["code"] == code, (text[:60], error)
+    with live.socket(table) as stranger:  # a hello that does not fit
+        stranger.send('{"type": "hello", "token": 7}')
+        assert stranger.until("error")["code"] == "bad-hello"
+        stranger.send('{"type": "hello", "svg": "yes"}')
+        assert stranger.until("error")["code"] == "bad-hello"
+        stranger.send('{"type": "hello", "token": "' + "x" * 200 + '"}')
+        assert stranger.until("error")["code"] == "bad-hello"
+    for body in (b'{"seats": [{}, {}, {}], "seats": []}', b'{"seats": [{"name": "\\udfff"}]}'):
+        response = live.http.post("/tables", content=body)
+        assert response.status_code == 400 and response.json()["error"]["code"] == "bad-json"
+    deep = b'{"seats": [{}, {}, {}], "ruleset": ' + b'{"a": ' * 40 + b"1" + b"}" * 41
+    response = live.http.post("/tables", content=deep)
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad-json"
+    assert live.summary(table) == before
+
+
+def test_every_answer_is_json_and_carries_the_security_headers(live: Live) -> None:
+    from gnoming_rules.server.page import SECURITY_HEADERS
+
+    table = live.create(seats=[{"name": "Ana"}, {"name": "Bo"}, {"bot": "greedy"}])["table"]
+    answers = {
+        "page": live.http.get("/"),
+        "rulesets": live.http.get("/rulesets"),
+        "summary": live.http.get(f"/tables/{table}"),
+        "no-route": live.http.get("/nowhere"),
+        "bad-method": live.http.delete(f"/tables/{table}"),
+        "socket as HTTP": live.http.get(f"/tables/{table}/socket"),
+        "unknown-table": live.http.get("/tables/%E2%80%AE"),
+    }
+    for name, response in answers.items():
+        for header, value in SECURITY_HEADERS.items():
+            assert response.headers.get(header) == value, (name, header)
+        if name != "page":
+            assert response.headers["content-type"] == "application/json", name
+    codes = {name: answers[name].json()["error"]["code"] for name in list(answers)[3:]}
+    assert codes == {
+        "no-route": "no-route",
+        "bad-method": "bad-method",
+        "socket as HTTP": "no-route",
+        "unknown-table": "unknown-table",
+    }
+    assert [answers[name].status_code for name in list(answers)[3:]] == [404, 405, 404, 404]
+    assert "GET" in answers["bad-method"].headers["allow"]
+    policy = SECURITY_HEADERS["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy and "'unsafe-inline'" not in policy
+
+
+def test_a_table_of_bots_is_played_in_the_background(live: Live) -> None:
+    """Issue 31: a table of bots only was played through inside the request that created
+    it, on the event loop, and every other table waited. Now its creation answers before
+    the game is played, the game goes on in the bots' pool, a batch of steps at a time,
+    while the people's table next to it is served, and its record is valid."""
+    eight = {"extends": "golf-6", "name": "golf-6-short", "rounds": 2}
+    created = live.create(ruleset=eight, seats=[{"bot": "greedy"}] * 8)
+    assert created["over"] is False and created["steps"] < 500, created
+    people = live.create(seats=[{"name": "Ana"}, {"bot": "greedy"}, {"bot": "random"}])["table"]
+    token = live.seat(people, 0)
+    seen: list[int] = []
+    with live.socket(people, token) as ana:
+        for seq in range(1, 6):
+            view = ana.latest_view(0.2)
+            while not view["legal"]:
+                view = ana.until("view")
+            ana.send({"type": "move", "seq": seq, "move": view["legal"][0]})
+            assert ana.until("ack")["seq"] == seq
+            seen.append(live.summary(created["table"])["steps"])
+    assert seen == sorted(seen)
+    summary = until_over(live, created["table"], 120)
+    record = parse_record(live.http.get(f"/tables/{created['table']}/record").content)
+    assert isinstance(record, Record) and len(record.rounds) == 2
+    verdict = validate_record(record)
+    assert verdict.valid and verdict.complete and list(verdict.totals) == summary["totals"]
+
+
+def test_the_bots_pool_replaces_a_worker_that_died() -> None:
+    """A worker killed (out of memory, say) fails the job under way, and only it: the
+    pool starts again for the next one."""
+    import asyncio
+    import os
+    import signal
+    from concurrent.futures.process import BrokenProcessPool
+
+    from gnoming_rules.play.bots import make_bot
+    from gnoming_rules.server.pool import BotPool, Job, Played, ruleset_key
+
+    rules = gr.load_ruleset("standard")
+    bots = {seat: make_bot("random", random.Random(seat)) for seat in range(3)}
+    state = gr.new_game(rules, 3, 0)
+    job = Job(ruleset_key("standard"), rules.sha256, state, bots, limit=10)
+    pool = BotPool(1)
+
+    async def played() -> Played:
+        return await pool.run(job)
+
+    try:
+        first = asyncio.run(played())
+        assert len(first.moves) == len(first.entries) == len(first.texts) == 10
+        executor = pool._executor
+        assert executor is not None
+        for process in list(executor._processes.values()):
+            assert process.pid is not None
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(10)
+        with pytest.raises(BrokenProcessPool):
+            asyncio.run(played())
+        again = asyncio.run(played())
+        assert len(again.moves) == 10
+    finally:
+        pool.close()

@@ -106,23 +106,29 @@ ServerCode: TypeAlias = Literal[
     "bad-hello",
     "bad-token",
     "bad-sequence",
+    "sequence-reused",
     "bad-move",
     "wrong-seat",
     "spectator",
     "flood",
     "not-stored",
+    "no-route",
+    "bad-method",
 ]
 """The server's own codes (``gnoming serve``, a :class:`Refusal`): ``bad-json`` (a body or
-message that is not JSON), ``bad-request`` (a new table's request, naming the field),
-``too-large`` (a body or message over the limit), ``unknown-table``, ``seat-taken`` (a
-seat taken, or a bot's), ``bad-message`` (a message that is not one the socket takes),
-``bad-hello`` (no hello, or not first), ``bad-token`` (no seat has that token),
-``bad-sequence`` (a move's ``seq`` out of order), ``bad-move`` (not a move entry, or a
-reshuffle), ``wrong-seat`` (a move for another seat), ``spectator`` (a spectator's move),
-``flood`` (too many messages) and ``not-stored`` (the database failed: nothing was
-applied). A refusal may also carry a code listed above: ``bad-seat`` and ``bot-stuck``
-(:data:`LibraryCode`), a ruleset's ``unknown-ruleset`` or ``bad-ruleset``, or the code and
-rule of a move the rules refuse (:data:`RuleCode`)."""
+message that is not strict JSON), ``bad-request`` (a new table's request, naming the
+field), ``too-large`` (a body or message over the limit), ``unknown-table``,
+``seat-taken`` (a seat taken, or a bot's), ``bad-message`` (a message that is not one the
+socket takes), ``bad-hello`` (no hello, or not first), ``bad-token`` (no seat has that
+token), ``bad-sequence`` (a move's ``seq`` out of order, or not a whole number from 1 to
+2**31 - 1), ``sequence-reused`` (a ``seq`` already applied, sent again with another
+move), ``bad-move`` (not a move entry, or a reshuffle), ``wrong-seat`` (a move for
+another seat), ``spectator`` (a spectator's move), ``flood`` (too many messages),
+``not-stored`` (the database failed: nothing was applied), ``no-route`` (no such HTTP
+route) and ``bad-method`` (a method the route does not take). A refusal may also carry a
+code listed above: ``bad-seat`` and ``bot-stuck`` (:data:`LibraryCode`), a ruleset's
+``unknown-ruleset`` or ``bad-ruleset``, or the code and rule of a move the rules refuse
+(:data:`RuleCode`)."""
 ErrorCode: TypeAlias = Literal[VerdictCode, LibraryCode, ServerCode]
 """Every code, of any error."""
 

@@ -11,16 +11,24 @@ Routes (docs/server.md):
 - ``GET /``: the page to play in a browser (:mod:`~gnoming_rules.server.page`).
 - ``GET /rulesets``: the bundled rulesets' names.
 
-Every refusal is JSON, ``{"error": {"code": ..., "message": ..., "rule": ...}}`` over HTTP
-and an ``error`` message on a socket, and changes nothing. Tokens travel in request
-bodies and socket messages, never in a URL, so that no access log holds one.
+Every refusal is JSON, ``{"error": {"code": ..., "message": ..., "rule": ...}}`` with a 4xx
+status over HTTP (an unknown route and a wrong method too) and an ``error`` message on a
+socket, and changes nothing; whatever a client sends is read by
+:mod:`~gnoming_rules.server.reading`. Tokens travel in request bodies and socket messages,
+never in a URL, so that no access log holds one. Every HTTP answer carries the page's
+security headers (:data:`~gnoming_rules.server.page.SECURITY_HEADERS`).
+
+A table of bots only is played in the background (:meth:`Server.play_in_background`):
+its creation answers at once, and its game goes on :data:`BACKGROUND_STEPS` steps at a
+time, at most ``Limits.bot_workers - 1`` such tables at once (the pool's last worker is
+kept for the bots of tables with people), each table's steps in order, and paced so that
+taking their steps in takes at most :data:`BACKGROUND_SHARE` of the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -31,35 +39,51 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import GnomingError, Refusal
 from ..core.moves import Move
 from ..formats.record import dump_record
 from ..formats.rulesets import bundled_rulesets, load_ruleset
+from ..play.loop import MOVE_LIMIT
 from .committer import Committer
-from .page import PAGE
-from .protocol import error_message, parse_message, to_text, view_text, welcome_message
+from .page import PAGE, SECURITY_HEADERS
+from .pool import BotPool
+from .protocol import error_message, to_text, view_text, welcome_message
+from .reading import Hello, MoveMessage, read_json, read_message, seat_number, table_id
 from .spec import TableSpec, read_spec
 from .storage import Storage, open_storage
 from .table import Table
 
-__all__ = ["Limits", "Server", "create_app"]
+__all__ = ["BACKGROUND_SHARE", "BACKGROUND_STEPS", "Limits", "Server", "create_app"]
 
 LOG: Final = logging.getLogger("gnoming.server")
 
 MAX_BODY: Final = 256 * 1024
 """The largest HTTP request body, in bytes (an inline ruleset fits in a few KiB)."""
 
+BACKGROUND_STEPS: Final = 128
+"""The steps of a table of bots only played and stored at a time (about ten milliseconds
+of a worker's time and a few of the event loop's; a spectator sees them as they are
+stored)."""
+
+BACKGROUND_SHARE: Final = 0.2
+"""The most of the event loop's time that the tables of bots only take, together: after
+each batch of steps, their slot waits until the time the loop spent taking them in is
+this share of the time since the batch began."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     """How much one connection may send: a token bucket of ``burst`` messages refilled at
     ``rate`` per second; a client that keeps sending past it is disconnected after
-    ``strikes`` refusals in a row. ``hello_seconds``: time allowed for the first message."""
+    ``strikes`` refusals in a row. ``hello_seconds``: time allowed for the first message.
+    ``bot_workers``: the processes that play the bots' moves (:mod:`~.pool`)."""
 
     rate: float = 50.0
     burst: float = 100.0
@@ -67,6 +91,7 @@ class Limits:
     hello_seconds: float = 10.0
     queue: int = 10_000
     """Messages waiting for a slow client beyond which it is disconnected."""
+    bot_workers: int = 2
 
 
 @dataclass(slots=True)
@@ -88,14 +113,26 @@ class _Bucket:
 class Server:
     """The tables of one server process, its storage and its clocks."""
 
-    def __init__(self, storage: str | Path | Storage, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        storage: str | Path | Storage,
+        limits: Limits | None = None,
+        pool: BotPool | None = None,
+    ) -> None:
         self._where = storage
         self.storage: Storage = None  # type: ignore[assignment]  # opened by open()
         self.committer: Committer = None  # type: ignore[assignment]  # started by open()
         self._expiring: set[asyncio.Task[bool]] = set()
         self.limits = limits or Limits()
+        self.pool = pool or BotPool.shared(self.limits.bot_workers)
+        """The bots' processes: ``pool`` (closed with the server), or shared by the servers
+        of this process."""
+        self._own_pool = pool is not None
         self.tables: dict[str, Table] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._background: dict[str, asyncio.Task[None]] = {}
+        self._slots = asyncio.Semaphore(max(1, self.pool.workers - 1))
+        """Tables of bots only playing in the pool at once."""
 
     async def open(self) -> None:
         """Open the storage (in the server's own thread: SQLite connections stay in the
@@ -113,27 +150,74 @@ class Server:
                 first_player=stored.spec["first_player"],
             )
             rules = load_ruleset(spec.ruleset_ref, files="none")
-            table = Table(stored.table_id, spec, rules, self.storage, self.committer.store)
+            table = self._table(stored.table_id, spec, rules)
             table.tokens = dict(stored.tokens)
-            self._watch(table)
-            await table.restore(stored.steps)
-            self.tables[table.table_id] = table
+            table.restore(stored.steps)
+            await self._start(table)
             self._clock(table)
+
+    def _table(self, table_id: str, spec: TableSpec, ruleset: Any) -> Table:
+        table = Table(table_id, spec, ruleset, self.storage, self.committer.store, pool=self.pool)
+        self._watch(table)
+        return table
+
+    async def _start(self, table: Table) -> None:
+        """Play the bots up to the first person's turn, or start playing a table of bots
+        only in the background; the table is then served."""
+        if table.bots_only:
+            self.play_in_background(table)
+        else:
+            await table.start()
+        self.tables[table.table_id] = table
 
     async def create(self, data: object) -> Table:
         spec, ruleset = read_spec(data)
-        table = Table(secrets.token_urlsafe(12), spec, ruleset, self.storage, self.committer.store)
+        table = self._table(secrets.token_urlsafe(12), spec, ruleset)
         self.storage.create(table.table_id, spec.to_dict())
-        self._watch(table)
-        await table.start()
-        self.tables[table.table_id] = table
+        await self._start(table)
         return table
 
-    def table(self, table_id: str) -> Table:
-        found = self.tables.get(table_id)
+    def table(self, text: str) -> Table:
+        """The table whose id a URL names (:func:`~.reading.table_id`)."""
+        found = self.tables.get(table_id(text))
         if found is None:
-            raise Refusal("unknown-table", f"no table {table_id[:40]!r}")
+            raise Refusal("unknown-table", f"no table {text[:40]!r}")
         return found
+
+    # ----- tables of bots only -----------------------------------------------------
+
+    def play_in_background(self, table: Table) -> None:
+        """Play ``table``'s game (bots only) to its end, in the background."""
+        if table.state.is_over or table.table_id in self._background:
+            return
+        task = asyncio.create_task(self._play_bots(table))
+        self._background[table.table_id] = task
+        task.add_done_callback(lambda _task: self._background.pop(table.table_id, None))
+
+    async def _play_bots(self, table: Table) -> None:
+        """:data:`BACKGROUND_STEPS` steps at a time, in turn with the other tables of bots
+        (a slot each); a step that cannot be stored is tried again later."""
+        failures = 0
+        loop = asyncio.get_running_loop()
+        while table.steps <= MOVE_LIMIT:
+            try:
+                async with self._slots:
+                    started, busy = loop.time(), table.busy
+                    going = await table.play_some(BACKGROUND_STEPS)
+                    pause = (table.busy - busy) / BACKGROUND_SHARE - (loop.time() - started)
+                    if pause > 0:
+                        await asyncio.sleep(pause)
+            except Exception:  # storage down, a worker lost: nothing was taken in
+                failures += 1
+                LOG.exception("table %s: the bots' moves could not be played", table.table_id)
+                await asyncio.sleep(min(30.0, 0.5 * 2**failures))
+                continue
+            failures = 0
+            if not going:
+                return
+        LOG.warning(
+            "table %s: the bots did not end the game in %d moves", table.table_id, MOVE_LIMIT
+        )
 
     # ----- time control ------------------------------------------------------------
 
@@ -178,6 +262,12 @@ class Server:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        playing = list(self._background.values())
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
+        if self._own_pool:
+            self.pool.close()
         await self.committer.close()
         self.storage.close()
 
@@ -187,7 +277,13 @@ def _refused(refusal: Refusal, status: int = 400) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
-_STATUS: Final = {"unknown-table": 404, "seat-taken": 409, "too-large": 413}
+_STATUS: Final = {
+    "unknown-table": 404,
+    "no-route": 404,
+    "bad-method": 405,
+    "seat-taken": 409,
+    "too-large": 413,
+}
 
 
 async def _json_body(request: Request) -> object:
@@ -201,16 +297,56 @@ async def _json_body(request: Request) -> object:
     raw = b"".join(chunks)
     if not raw:
         return {}
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError) as error:
-        raise Refusal("bad-json", f"the body is not JSON: {str(error)[:120]}") from None
+    return read_json(raw)
 
 
-def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -> Starlette:
+async def _http_error(_request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method the route does not take), as
+    JSON like every other."""
+    status = error.status_code if isinstance(error, HTTPException) else 400
+    if status == 404:
+        refusal = Refusal("no-route", "no such route (docs/server.md lists them)")
+    elif status == 405:
+        refusal = Refusal("bad-method", "this route does not take that method")
+    else:
+        refusal = Refusal("bad-request", f"refused ({status})")
+    response = _refused(refusal, status if 400 <= status < 500 else 400)
+    if isinstance(error, HTTPException) and error.headers:
+        response.headers.update(error.headers)  # 405's Allow
+    return response
+
+
+class _SecurityHeaders:
+    """Adds :data:`~gnoming_rules.server.page.SECURITY_HEADERS` to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [
+            (name.lower().encode("latin-1"), value.encode("latin-1"))
+            for name, value in SECURITY_HEADERS.items()
+        ]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *self.headers]}
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+def create_app(
+    storage: str | Path | Storage, *, limits: Limits | None = None, pool: BotPool | None = None
+) -> Starlette:
     """The application, its tables kept in ``storage`` (a SQLite path, a PostgreSQL URL,
-    or a :class:`~gnoming_rules.server.storage.Storage`)."""
-    server = Server(storage, limits)
+    or a :class:`~gnoming_rules.server.storage.Storage`), its bots played in ``pool``
+    (closed when the application stops; by default this process's shared pool of
+    ``limits.bot_workers`` processes)."""
+    server = Server(storage, limits, pool)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -241,14 +377,14 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
 
     async def take_seat(request: Request) -> Response:
         table = server.table(request.path_params["table"])
-        text = request.path_params["seat"]
-        if not text.isdigit() or len(text) > 4:
-            raise Refusal("bad-seat", f"a seat is a number, got {text[:20]!r}")
-        await _json_body(request)  # checked (and its size bounded) though nothing is read
+        seat = seat_number(request.path_params["seat"])
+        if await _json_body(request) != {}:  # its size bounded, its JSON checked
+            raise Refusal("bad-request", "taking a seat takes no body (or {})")
         token = secrets.token_urlsafe(32)
-        table.claim(int(text), token)
+        table.claim(seat, token)
         server.claimed(table)
-        return JSONResponse({"table": table.table_id, "seat": int(text), "token": token}, 201)
+        answer = {"table": table.table_id, "seat": seat, "token": token}
+        return JSONResponse(answer, 201, headers={"Cache-Control": "no-store"})
 
     async def read_record(request: Request) -> Response:
         table = server.table(request.path_params["table"])
@@ -268,7 +404,7 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
     async def socket(websocket: WebSocket) -> None:
         await _Connection(server, websocket).run()
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", page),
             Route("/rulesets", rulesets),
@@ -279,7 +415,10 @@ def create_app(storage: str | Path | Storage, *, limits: Limits | None = None) -
             WebSocketRoute("/tables/{table}/socket", socket),
         ],
         lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
     )
+    app.add_middleware(_SecurityHeaders)
+    return app
 
 
 class _Connection:
@@ -345,8 +484,8 @@ class _Connection:
                     await asyncio.wait_for(writer, 2.0)
                 writer.cancel()
 
-    async def _receive(self) -> dict[str, Any] | None:
-        """The next message, parsed; ``None`` once the client has gone."""
+    async def _receive(self) -> Hello | MoveMessage | None:
+        """The next message, read; ``None`` once the client has gone."""
         while True:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -355,7 +494,7 @@ class _Connection:
                 if not self.bucket.take():
                     raise Refusal("flood", "too many messages: slow down (the message was dropped)")
                 self.strikes = 0
-                return parse_message(message.get("text"))
+                return read_message(message.get("text"))
             except Refusal as refusal:
                 self.send(error_message(refusal))
                 if refusal.code == "flood":
@@ -376,19 +515,18 @@ class _Connection:
         except Refusal as refusal:
             self.send(error_message(refusal))
             return False
-        token = message.get("token")
-        if message["type"] != "hello" or (token is not None and type(token) is not str):
+        if not isinstance(message, Hello):
             self.send(error_message(Refusal("bad-hello", "the first message is a hello")))
             return False
-        if token is not None:
-            seat = table.seat_of(token)
+        if message.token is not None:
+            seat = table.seat_of(message.token)
             if seat is None:
                 self.send(
                     error_message(Refusal("bad-token", "no seat of this table has that token"))
                 )
                 return False
             self.seat = seat
-        self.svg = message.get("svg") is True
+        self.svg = message.svg
         self.table = table
         self.send(welcome_message(table, self.seat))
         self.send(view_text(table, self.seat, svg=self.svg))
@@ -399,13 +537,13 @@ class _Connection:
         table = self.table
         assert table is not None
         while (message := await self._receive()) is not None:
-            seq = message.get("seq")
+            seq = message.seq if isinstance(message, MoveMessage) else None
             try:
-                if message["type"] != "move":
+                if not isinstance(message, MoveMessage):
                     raise Refusal("bad-message", "hello once: after it, send moves")
                 if self.seat is None:
                     raise Refusal("spectator", "a spectator makes no moves")
-                applied = await table.submit(self.seat, seq, message.get("move"))
+                applied = await table.submit(self.seat, message.seq, message.move)
             except Refusal as refusal:
                 self.send(error_message(refusal, seq))
                 continue

@@ -7,13 +7,24 @@ run), and the moves open to the seat are buttons. ``/#table=ID&seat=N`` takes se
 an existing table instead (a table of people). The seat's token stays in the tab's
 session storage, so a reload reconnects to the same seat. The page speaks the socket
 protocol of :mod:`gnoming_rules.server.protocol` and nothing else.
+
+Every answer of the server carries :data:`SECURITY_HEADERS`. Its Content-Security-Policy
+lets the page run its own script and style and nothing else: the one inline script and
+the one inline style are allowed by their SHA-256 hashes (computed here from the text
+served, so they cannot drift apart), images only as ``data:`` URLs (the table's picture),
+connections only to the page's own origin (its HTTP calls and its socket); no plugin, no
+frame, no form, no ``<base>``. The page may not be framed (``frame-ancestors 'none'`` and
+``X-Frame-Options: DENY``), a browser may not guess a content type (``nosniff``), and no
+address is sent as a referrer.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from typing import Final
 
-__all__ = ["PAGE"]
+__all__ = ["CONTENT_SECURITY_POLICY", "PAGE", "SECURITY_HEADERS"]
 
 _STYLE: Final = """
 body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#1b2a41}
@@ -112,7 +123,8 @@ function connect() {
     else if (message.type === "view") show(message);
     else if (message.type === "error") {
       say(message.message);
-      if (message.seq !== null && message.code !== "bad-sequence") nextSeq = message.seq;
+      const numbering = message.code === "bad-sequence" || message.code === "sequence-reused";
+      if (message.seq !== null && !numbering) nextSeq = message.seq;
     }
   };
   socket.onclose = () => { if ($("status").dataset.over !== "true") setTimeout(connect, 1000); };
@@ -156,6 +168,35 @@ window.addEventListener("load", async () => {
   }
 });
 """
+
+
+def _hash(text: str) -> str:
+    """The CSP source that allows an inline element holding exactly ``text``."""
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return f"'sha256-{digest}'"
+
+
+CONTENT_SECURITY_POLICY: Final = "; ".join(
+    [
+        "default-src 'none'",
+        f"script-src {_hash(_SCRIPT)}",
+        f"style-src {_hash(_STYLE)}",
+        "img-src data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    ]
+)
+"""The page's Content-Security-Policy (see the module's notes)."""
+
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""The headers of every HTTP answer of the server (the page's and the API's)."""
 
 PAGE: Final = f"""<!doctype html>
 <html lang="en">

@@ -1,11 +1,14 @@
 """The messages of a table's WebSocket, both ways, as JSON objects (docs/server.md).
 
-From the client, one JSON object per text message, at most :data:`MAX_MESSAGE` bytes:
+From the client, one JSON object per text message, at most
+:data:`~gnoming_rules.server.reading.MAX_MESSAGE` bytes, read by
+:func:`~gnoming_rules.server.reading.read_message`:
 
 - ``{"type": "hello", "token": "..."}`` first: the seat whose token it is (omit the
   token to watch as a spectator); ``"svg": true`` asks for the table's picture too.
 - ``{"type": "move", "seq": 1, "move": {"action": "draw", "player": 0, "source": "deck"}}``:
-  a move, in the record's notation (docs/record-format.md), numbered 1, 2, 3, ... per seat.
+  a move, in the record's notation (docs/record-format.md), numbered 1, 2, 3, ... per seat
+  (at most :data:`~gnoming_rules.server.reading.MAX_SEQUENCE`).
 
 From the server:
 
@@ -18,7 +21,8 @@ From the server:
 - ``{"type": "ack", "seq": N, "step": N, "duplicate": false}``: the move numbered ``seq``
   is stored (``duplicate``: it was applied before, and nothing changed now).
 - ``{"type": "error", "code": "...", "rule": "4.1" or null, "message": "...", "seq": N}``:
-  a refusal; nothing changed.
+  a refusal; nothing changed. ``seq`` is the refused move's number when the message was
+  a move whose number could be read (else ``null``).
 
 Messages go out as compact JSON text (:func:`to_text`): through orjson when it is
 installed (the ``server`` extra has it: it writes a view several times faster than the
@@ -30,7 +34,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any
 
 from ..core.entries import move_to_entry, step_to_entry
 from ..core.errors import Refusal
@@ -38,6 +42,7 @@ from ..core.moves import Deal, Move, PlayerMove, Reshuffle
 from ..pictures.table import table_svg
 from ..play.observation import stand_in
 from ..play.observation_json import observation_to_dict
+from .reading import MAX_SEQUENCE
 from .table import Table
 
 try:
@@ -46,17 +51,12 @@ except ImportError:  # pragma: no cover (the server extra installs it)
     orjson = None  # type: ignore[assignment]
 
 __all__ = [
-    "MAX_MESSAGE",
     "error_message",
-    "parse_message",
     "to_text",
     "view_message",
     "view_text",
     "welcome_message",
 ]
-
-MAX_MESSAGE: Final = 8 * 1024
-"""The longest text message a client may send, in bytes (a move takes under 100)."""
 
 
 def to_text(message: dict[str, Any]) -> str:
@@ -66,34 +66,15 @@ def to_text(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def parse_message(text: str | None) -> dict[str, Any]:
-    """A client's message as a JSON object with a known ``type``; raises
-    :class:`~gnoming_rules.core.errors.Refusal` otherwise."""
-    if text is None:
-        raise Refusal("bad-message", "send text messages (JSON), not binary ones")
-    size = len(text.encode("utf-8", "replace"))
-    if size > MAX_MESSAGE:
-        raise Refusal("too-large", f"a message holds at most {MAX_MESSAGE} bytes, got {size}")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise Refusal("bad-json", f"not JSON: {str(error)[:120]}") from None
-    if not isinstance(data, dict):
-        raise Refusal("bad-message", "a message is a JSON object")
-    kind = data.get("type")
-    if kind not in ("hello", "move"):
-        raise Refusal("bad-message", f"type must be 'hello' or 'move', got {str(kind)[:40]!r}")
-    return data
-
-
 def error_message(refusal: Refusal, seq: object = None) -> dict[str, Any]:
-    """The message that tells a client its request was refused."""
+    """The message that tells a client its request was refused; ``seq`` is echoed only
+    when it is a sequence number (the message's reader checked it)."""
     return {
         "type": "error",
         "code": refusal.code,
         "rule": refusal.rule,
         "message": refusal.message,
-        "seq": seq if type(seq) is int else None,
+        "seq": seq if type(seq) is int and 1 <= seq <= MAX_SEQUENCE else None,
     }
 
 

@@ -50,6 +50,9 @@ class Step:
     """The client's sequence number of the move; ``None`` for a move the server made."""
     timed_out: bool = False
     """Made by the seat's default bot because the seat's time ran out."""
+    text: str | None = field(default=None, compare=False)
+    """``data`` as compact JSON text, when it was written already (the bots' pool writes
+    its steps' text, so that the event loop does not)."""
 
 
 @dataclass(slots=True)
@@ -117,7 +120,7 @@ def _step_row(table_id: str, number: int, step: Step) -> tuple[Any, ...]:
     return (
         table_id,
         number,
-        json.dumps(step.data, separators=(",", ":")),
+        step.text if step.text is not None else json.dumps(step.data, separators=(",", ":")),
         step.seat,
         step.sequence,
         step.timed_out,

@@ -8,11 +8,17 @@ that seat sees; the record read before the end is the public record of what the 
 table has seen (:meth:`Table.record`).
 
 Each move a seat sends carries a sequence number: the seat's moves are numbered 1, 2, 3,
-... A number already applied is answered again as applied (a client that resent after a
-lost acknowledgement) and changes nothing; any other number out of order is refused.
+... A number already applied with the same move is answered again as applied (a client
+that resent after a lost acknowledgement) and changes nothing; with another move it is
+refused (``sequence-reused``), and any other number out of order too (``bad-sequence``).
 A move and everything it sets off (deals, reshuffles, the bots' moves up to the next
 person's turn) are stored in one transaction before anyone hears of them; the table's
 lock keeps its moves one at a time meanwhile, while other tables go on.
+
+The bots' moves are played in the :class:`~gnoming_rules.server.pool.BotPool`'s worker
+processes, never on the event loop; deals and reshuffles, a few microseconds each, are
+drawn on it. A table of bots only is played by :meth:`Table.play_some`, a bounded number
+of steps at a time, each stored as it comes (the server calls it in the background).
 
 What a step shows is computed once for everyone: each seat's observation and the legal
 moves of the seat to move are kept until the next step (:meth:`Table.view`,
@@ -30,6 +36,7 @@ import asyncio
 import hashlib
 import hmac
 import random
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -42,9 +49,10 @@ from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import Record
 from ..play.bots import make_bot
-from ..play.loop import MOVE_LIMIT, Bot, play_out, seat_bots
+from ..play.loop import MOVE_LIMIT, Bot, play_out
 from ..play.observation import Observation, held_is_hidden, observe, stand_in
 from ..play.recorder import Recorder
+from .pool import BotPool, Job, ruleset_key
 from .spec import TableSpec
 from .storage import Step, Storage
 
@@ -58,6 +66,12 @@ in), returning once both are done
 (:meth:`~gnoming_rules.server.committer.Committer.store`)."""
 
 _SYSTEM: Final = random.SystemRandom()
+
+
+def _nobody(_state: State) -> None:
+    """No seat's decision: :func:`~gnoming_rules.play.loop.play_out` draws the chance
+    events due and stops at the first decision."""
+    return None
 
 
 def hash_token(token: str) -> str:
@@ -80,13 +94,22 @@ class Table:
     """A table's state, seats, sequence numbers and listeners (see the module's notes)."""
 
     def __init__(
-        self, table_id: str, spec: TableSpec, ruleset: Ruleset, storage: Storage, store: Store
+        self,
+        table_id: str,
+        spec: TableSpec,
+        ruleset: Ruleset,
+        storage: Storage,
+        store: Store,
+        *,
+        pool: BotPool,
     ):
         self.table_id = table_id
         self.spec = spec
         self.ruleset = ruleset
         self.storage = storage
         self.store = store
+        self.pool = pool
+        self._ruleset_key = ruleset_key(spec.ruleset_ref)
         self.lock = asyncio.Lock()
         """Held from a move's check to its steps being stored and taken in: one at a time."""
         self.state: State = new_game(ruleset, spec.players, spec.first_player)
@@ -95,9 +118,13 @@ class Table:
         )
         self.steps = 0
         self.tokens: dict[int, str] = {}
-        self.sequences = [0] * spec.players
+        self.sent: list[list[Move]] = [[] for _ in range(spec.players)]
+        """Each seat's moves by sequence number: ``sent[seat][seq - 1]``."""
         self.timeouts: list[Timeout] = []
         self.listeners: set[Listener] = set()
+        self.busy = 0.0
+        """Seconds of the event loop this table's steps took to take in (the pace of a
+        table of bots only is set by it)."""
         self.memo: dict[Any, Any] = {}
         """What this step shows, computed once (views, legal moves, messages' text):
         emptied at every step."""
@@ -137,44 +164,77 @@ class Table:
     # ----- play --------------------------------------------------------------------
 
     @property
+    def sequences(self) -> list[int]:
+        """The last sequence number applied of each seat (0: none yet)."""
+        return [len(moves) for moves in self.sent]
+
+    @property
+    def bots_only(self) -> bool:
+        """Every seat is a bot's: the server plays the game in the background."""
+        return all(bot is not None for bot in self.spec.bots)
+
+    @property
     def waiting_for(self) -> int | None:
         """The person's seat whose move the table waits for (``None`` while over)."""
         return None if self.state.is_over else self.state.actor
 
     async def start(self) -> None:
-        """Deal and play the bots up to the first person's turn (a new table)."""
+        """Deal and play the bots up to the first person's turn (a new table; a table of
+        bots only is played by :meth:`play_some` instead)."""
         async with self.lock:
-            await self._commit(self._advance(self.state, []))
+            await self._commit(await self._advance(self.state, []))
 
-    async def restore(self, steps: Sequence[Step]) -> None:
-        """Replay the stored ``steps`` (a restarted server), then go on as :meth:`start`."""
+    async def play_some(self, steps: int) -> bool:
+        """Play up to ``steps`` steps of a table of bots only and store them; False once
+        the game is over."""
+        async with self.lock:
+            if self.state.is_over:
+                return False
+            await self._commit(await self._advance(self.state, [], limit=steps))
+            return not self.state.is_over
+
+    def restore(self, steps: Sequence[Step]) -> None:
+        """Replay the stored ``steps`` (a restarted server; the server then goes on as
+        for a new table)."""
         for step in steps:
             move = step_from_entry(step.data)
             self._record(move, apply(self.ruleset, self.state, move), step)
-        await self.start()
 
-    async def submit(self, seat: int, sequence: object, entry: object) -> bool:
-        """Apply seat ``seat``'s move ``entry`` numbered ``sequence``; True if applied now,
-        False if that number was applied before. Raises :class:`Refusal` otherwise."""
+    async def submit(self, seat: int, sequence: int, entry: object) -> bool:
+        """Apply seat ``seat``'s move ``entry`` numbered ``sequence`` (1 to
+        :data:`~gnoming_rules.server.reading.MAX_SEQUENCE`, as the message's reader
+        checked); True if applied now, False if that number was applied before with the
+        same move. Raises :class:`Refusal` otherwise."""
         async with self.lock:
             return await self._submit(seat, sequence, entry)
 
-    async def _submit(self, seat: int, sequence: object, entry: object) -> bool:
-        if type(sequence) is not int:
-            raise Refusal(
-                "bad-sequence", f"seq must be a whole number, got {type(sequence).__name__}"
-            )
-        done = self.sequences[seat]
-        if 1 <= sequence <= done:
+    async def _submit(self, seat: int, sequence: int, entry: object) -> bool:
+        sent = self.sent[seat]
+        if 1 <= sequence <= len(sent):
+            if self._read(seat, entry) != sent[sequence - 1]:
+                raise Refusal(
+                    "sequence-reused",
+                    f"seq {sequence} was another move of this seat; the next is {len(sent) + 1}",
+                )
             return False
-        if sequence != done + 1:
+        if sequence != len(sent) + 1:
             raise Refusal(
-                "bad-sequence", f"seq must be {done + 1} (the seat's next move), got {sequence}"
+                "bad-sequence",
+                f"seq must be {len(sent) + 1} (the seat's next move), got {sequence}",
             )
+        move = self._read(seat, entry)
+        self._check(move, seat)
+        after = apply(self.ruleset, self.state, move)
+        first = (move, after, Step(move_to_entry(move), seat, sequence))
+        await self._commit(await self._advance(after, [first]))
+        return True
+
+    def _read(self, seat: int, entry: object) -> PlayerMove:
+        """The move ``entry`` names, made by ``seat``; refused if it names none."""
         if not isinstance(entry, dict):
             raise Refusal("bad-move", "move must be a JSON object (a record entry)")
         try:
-            move = move_from_entry(entry)
+            move = move_from_entry(entry, self.spec.players, piles=self.ruleset.discard.piles)
         except GnomingError as error:
             raise Refusal("bad-move", error.message) from None
         if isinstance(move, Reshuffle):
@@ -183,11 +243,7 @@ class Table:
             raise Refusal(
                 "wrong-seat", f"this connection plays seat {seat}, not seat {move.player}"
             )
-        self._check(move, seat)
-        after = apply(self.ruleset, self.state, move)
-        first = (move, after, Step(move_to_entry(move), seat, sequence))
-        await self._commit(self._advance(after, [first]))
-        return True
+        return move
 
     async def time_out(self, seat: int, steps: int) -> bool:
         """Let seat ``seat``'s default bot move if the table still waits for that seat
@@ -195,10 +251,8 @@ class Table:
         async with self.lock:
             if self.steps != steps or self.waiting_for != seat or seat in self._bots:
                 return False
-            move = self._defaults[seat].choose(self.ruleset, self.view(seat))
-            after = apply(self.ruleset, self.state, move)
-            first = (move, after, Step(move_to_entry(move), seat, None, timed_out=True))
-            await self._commit(self._advance(after, [first]))
+            pending = await self._advance(self.state, [], default=seat)
+            await self._commit(pending)
             return True
 
     def view(self, seat: int | None) -> Observation:
@@ -233,24 +287,59 @@ class Table:
 
     Pending = list[tuple[Move, State, Step]]
 
-    def _advance(self, state: State, pending: Pending) -> Pending:
+    async def _advance(
+        self,
+        state: State,
+        pending: Pending,
+        *,
+        limit: int | None = None,
+        default: int | None = None,
+    ) -> Pending:
         """``pending`` and the deals, reshuffles and bots' moves that follow it, up to the
-        next person's turn or the end."""
+        next person's turn or the end, or ``limit`` more steps (a table of bots only;
+        without it, bots that play past :data:`~gnoming_rules.play.loop.MOVE_LIMIT` moves
+        are stuck). With ``default``, that seat's default bot makes the first move (the
+        seat's time ran out). The chance events due are drawn here; the bots' moves are
+        played in the pool."""
+        steps = MOVE_LIMIT if limit is None else limit
+        start = len(pending)
 
         def hook(before: State, move: Move, after: State) -> None:
             seat = None if before.is_chance else before.to_move
             pending.append((move, after, Step(step_to_entry(move), seat)))
 
-        play_out(
-            self.ruleset,
+        if default is None:
+            state = play_out(self.ruleset, state, _SYSTEM, _nobody, hook=hook, limit=steps)
+            if state.is_over or state.is_chance or state.to_move not in self._bots:
+                return pending  # a person's turn, the end, or the limit reached
+        job = Job(
+            self._ruleset_key,
+            self.ruleset.sha256,
             state,
-            _SYSTEM,
-            seat_bots(self.ruleset, self._bots),
-            hook=hook,
-            too_long=lambda _state: Refusal(
-                "bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves"
-            ),
+            self._bots,
+            steps - (len(pending) - start),
+            None if default is None else self._defaults[default],
         )
+        played = await self.pool.run(job)
+        started = time.perf_counter()
+        self._bots = played.bots
+        made = zip(played.moves, played.entries, played.texts, strict=True)
+        for index, (move, entry, text) in enumerate(made):
+            after = apply(self.ruleset, state, move)  # microseconds: the worker chose
+            if index == 0 and default is not None:
+                step = Step(entry, default, None, timed_out=True, text=text)
+            else:
+                step = Step(entry, None if state.is_chance else state.to_move, text=text)
+            pending.append((move, after, step))
+            state = after
+        self.busy += time.perf_counter() - started
+        if default is not None and played.first is not None:
+            self._defaults[default] = played.first
+        stuck = not state.is_over and (state.is_chance or state.to_move in self._bots)
+        if limit is None and stuck:
+            raise Refusal(
+                "bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves"
+            )
         return pending
 
     async def _commit(self, pending: Pending) -> None:
@@ -262,10 +351,12 @@ class Table:
             await self.store(self.table_id, self.steps, steps, lambda: self._take(pending))
 
     def _take(self, pending: Pending) -> None:
+        started = time.perf_counter()
         for move, after, step in pending:
             self._record(move, after, step)
             for listener in list(self.listeners):
                 listener(self, move, step.timed_out)
+        self.busy += time.perf_counter() - started
 
     def _record(self, move: Move, after: State, step: Step) -> None:
         if step.timed_out and step.seat is not None:
@@ -277,8 +368,8 @@ class Table:
         self.state = after
         self.steps += 1
         self.memo.clear()
-        if step.seat is not None and step.sequence is not None:
-            self.sequences[step.seat] = max(self.sequences[step.seat], step.sequence)
+        if step.seat is not None and step.sequence == len(self.sent[step.seat]) + 1:
+            self.sent[step.seat].append(move)
 
     # ----- what the table shows ----------------------------------------------------
 
