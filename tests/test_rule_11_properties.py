@@ -14,6 +14,7 @@ tells a seat anything its seat does not know.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import event, given
 from hypothesis import strategies as st
@@ -91,7 +92,8 @@ def _table_at(game: PlayedGame, state: gr.State) -> Table:
         default_bot="random",
         first_player=game.setup.first_player,
     )
-    table = Table("t", spec, game.ruleset, storage=None, store=None)  # type: ignore[arg-type]
+    unused: Any = None  # a table only read needs no storage and no bots' pool
+    table = Table("t", spec, game.ruleset, storage=unused, store=unused, pool=unused)
     table.state = state
     return table
 
