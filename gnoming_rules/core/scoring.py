@@ -482,23 +482,9 @@ class _PatternSearch:
     def rest(self, free: int) -> int:
         """The cards in ``free``: the lines all in it that are sets (§8/10), the others
         card by card."""
-        rules, cards, wild = self.rules, self.cards, self.wild
-        total = 0
-        covered = 0
-        for line in rules.lines:
-            if line.mask & ~free:
-                continue
-            if rules.plain_sets:
-                value = set_value(line, cards, wild)
-                if value:
-                    total -= value
-                    covered |= line.mask
-            else:
-                card = keyed_set(rules, line, cards, wild)
-                if card is not None:
-                    if not rules.zero_sets:
-                        total -= card_points(rules, card)
-                    covered |= line.mask
+        rules, cards = self.rules, self.cards
+        sets, covered = _sets(rules, cards, self.wild, free)
+        total = sum(found.points for found in sets)
         for slot, card in enumerate(cards):
             if free >> slot & 1 and not covered >> slot & 1:
                 total += card_points(rules, card)
