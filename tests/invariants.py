@@ -170,7 +170,14 @@ def check_lines_left(ruleset: Ruleset, before: State, move: Move, after: State) 
                     DECK_CONSERVATION, f"{move}: seat {seat}'s complete lines {left} stayed"
                 )
     gone: Counter[Face] = Counter()
-    for seat, (was, now) in enumerate(zip(before.cards, after.cards, strict=True)):
+    layouts = [list(layout) for layout in before.cards]
+    if isinstance(move, Swap):  # (rule 11.4: the swapped cards are in place before lines leave)
+        mine, theirs = (move.player, move.slot), (move.target, move.target_slot)
+        layouts[mine[0]][mine[1]], layouts[theirs[0]][theirs[1]] = (
+            before.cards[theirs[0]][theirs[1]],
+            before.cards[mine[0]][mine[1]],
+        )
+    for seat, (was, now) in enumerate(zip(layouts, after.cards, strict=True)):
         for slot, (old, new) in enumerate(zip(was, now, strict=True)):
             if new == EMPTY and old != EMPTY:
                 played = isinstance(move, Place | Bounce) and (seat, slot) == (
