@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import gnoming_rules as gr
+from gnoming_rules.core.state import NO_EXTRAS, Extras
 
 STANDARD = gr.load_ruleset("standard")
 
@@ -30,7 +31,9 @@ def test_the_fields_are_the_constructors_arguments_in_order() -> None:
     assert gr.State._fields[:4] == ("first_player", "round", "phase", "turn")
     assert gr.State._fields[-5:] == ("known", "peeks", "power", "looked", "turns")
     assert len(gr.State._fields) == 21
-    assert gr.State(*values(state)) == state
+    fields = values(state)
+    assert gr.State(*[*fields[:16], None, *fields[16:]]) == state  # (17th: extras, none given)
+    assert gr.State(*[*fields[:16], state.extras]) == state
     assert gr.State(**dict(zip(gr.State._fields, values(state), strict=True))) == state
 
 
@@ -44,6 +47,28 @@ def test_states_compare_and_hash_by_their_fields() -> None:
     assert not isinstance(state, tuple)
     with pytest.raises(TypeError):
         iter(state)  # type: ignore[call-overload]
+
+
+def test_the_fields_of_rule_11_are_held_in_one_slot() -> None:
+    """``known``, ``peeks``, ``power``, ``looked`` and ``turns`` read through ``extras``
+    (docs/decisions.md, "The fields of rule 11 in one slot"): one shared default under
+    rules 1-10, and a state compares and hashes by the five values, not by the slot."""
+    state = dealt()
+    assert state.extras is NO_EXTRAS and gr.new_game(STANDARD, 3).extras is NO_EXTRAS
+    assert values(state)[16:] == ((), 0, None, None, 0)
+    changed = state.replace(known=((0,) * 9,) * 3, peeks=1, power="swap", looked=(1, 2), turns=4)
+    assert values(changed)[16:] == (((0,) * 9,) * 3, 1, "swap", (1, 2), 4)
+    assert changed.extras == Extras(((0,) * 9,) * 3, 1, "swap", (1, 2), 4)
+    assert values(changed)[:16] == values(state)[:16] and changed != state
+    assert changed.replace(known=(), peeks=0, power=None, looked=None, turns=0).extras is NO_EXTRAS
+    apart = gr.State(*[*values(state)[:16], Extras((), 0, None, None, 0)])  # not the shared one
+    assert apart == state and hash(apart) == hash(state)
+    for twin in (pickle.loads(pickle.dumps(changed)), copy.deepcopy(changed)):
+        assert twin == changed and hash(twin) == hash(changed)
+    with pytest.raises(AttributeError):
+        state.turns = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="State has no field 'extras'"):
+        state.replace(extras=NO_EXTRAS)
 
 
 def test_the_repr_names_every_field_in_order() -> None:

@@ -99,6 +99,53 @@ WAITING_FOR: Final[Mapping[Phase, Waiting]] = MappingProxyType(
 engine's refusals, the validator and the drawings all read it."""
 
 
+@mypyc_attr(acyclic=True)
+class Extras:
+    """The fields of rule 11 in a :class:`State` (``known``, ``peeks``, ``power``,
+    ``looked``, ``turns``), held in one slot of it: the engine passes them on in one
+    reference at each step, and a state of rules 1-10 holds :data:`NO_EXTRAS`, their
+    defaults (docs/decisions.md, "The fields of rule 11 in one slot"). Immutable, and
+    acyclic like the state (ints, ``None``, a string and tuples of them)."""
+
+    __slots__ = ("known", "looked", "peeks", "power", "turns")
+
+    def __init__(
+        self,
+        known: tuple[tuple[int, ...], ...],
+        peeks: int,
+        power: str | None,
+        looked: tuple[int, int] | None,
+        turns: int,
+    ) -> None:
+        self.known: Final = known
+        self.peeks: Final = peeks
+        self.power: Final = power
+        self.looked: Final = looked
+        self.turns: Final = turns
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.known, self.peeks, self.power, self.looked, self.turns)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Extras:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        known, peeks, power, looked, turns = self._values()
+        return f"Extras({known!r}, {peeks!r}, {power!r}, {looked!r}, {turns!r})"
+
+    def __reduce__(self) -> tuple[type[Extras], tuple[object, ...]]:
+        return (Extras, self._values())
+
+
+NO_EXTRAS: Final = Extras((), 0, None, None, 0)
+"""The fields of rule 11 at their defaults: what every state of rules 1-10 holds."""
+
+
 @mypyc_attr(acyclic=True, free_list_len=1)
 class State:
     """A whole game at one moment, from the referee's side of the table.
@@ -114,6 +161,13 @@ class State:
     only ints, ``None``, a :class:`Phase` and tuples of them, so it is in no reference
     cycle: compiled, the garbage collector does not track it (``acyclic``), and the
     last state freed is kept to build the next one (``free_list_len``).
+
+    The five fields of rule 11 (``known``, ``peeks``, ``power``, ``looked``, ``turns``)
+    are properties read from one slot, :attr:`extras` (an :class:`Extras`), which the
+    constructor takes 17th, before them: the engine passes the last state's on in one
+    argument, and builds a new one only at a step of rule 11. ``State(*values)`` takes
+    the values of :attr:`_fields` with ``None`` inserted 17th; by keyword, ``extras`` is
+    left out (docs/decisions.md, "The fields of rule 11 in one slot").
     """
 
     _fields: ClassVar[tuple[str, ...]] = (
@@ -139,9 +193,30 @@ class State:
         "looked",
         "turns",
     )
-    """The fields' names, in the constructor's order (as a ``NamedTuple`` named them)."""
+    """The fields' names, in the constructor's order (as a ``NamedTuple`` named them),
+    except that the constructor takes ``extras``, which holds the last five, before them:
+    ``State(*values[:16], None, *values[16:])`` builds a state from its fields' values."""
 
-    __slots__ = _fields
+    __slots__ = (
+        "cards",
+        "chain",
+        "discard_piles",
+        "draw_pile",
+        "extras",
+        "face_up",
+        "filled",
+        "first_player",
+        "flips_owed",
+        "held",
+        "phase",
+        "removed",
+        "round",
+        "scores",
+        "taken_from_discard",
+        "turn",
+        "went_out",
+    )
+    """The first 16 fields, then the five of rule 11 in one slot (:class:`Extras`)."""
 
     def __init__(  # noqa: PLR0917 (positional: the engine builds a state at every step)
         self,
@@ -161,6 +236,7 @@ class State:
         flips_owed: tuple[int, ...],
         went_out: int | None,
         scores: tuple[tuple[int, ...], ...],
+        extras: Extras | None = None,
         known: tuple[tuple[int, ...], ...] = (),
         peeks: int = 0,
         power: str | None = None,
@@ -202,26 +278,21 @@ class State:
         """The seat that went out this round (rule 8.1), if any."""
         self.scores: Final = scores
         """Each finished round's scores per seat, the going-out bonus included (8.6)."""
-        self.known: Final = known
-        """Who knows each face-down card (rule 11.1): ``known[p][s]`` is a bit mask of the
-        seats that know player ``p``'s slot ``s`` (bit ``v`` set: seat ``v`` knows it).
-        ``()`` under rules where no seat can know a face-down card (§1-10); a face-up
-        slot's mask means nothing (every seat sees the card)."""
-        self.peeks: Final = peeks
-        """Setup: how many peeks the seat in ``turn`` has made (rule 11.2)."""
-        self.power: Final = power
-        """The power open to the seat in ``turn`` (phase ``POWER``, rule 11.4):
-        ``peek_own``, ``peek_other``, ``swap_blind``, ``look_and_swap``, or ``swap`` for
-        the swap that may follow ``look_and_swap``'s look; else ``None``."""
-        self.looked: Final = looked
-        """The card ``look_and_swap`` looked at, as ``(seat, slot)``: the only card its
-        swap may take (rule 11.8); else ``None``."""
-        self.turns: Final = turns
-        """Turns completed in this round, counted under ``round_end.knock`` (rule 11.5: a
-        knock waits until every player has had a turn); 0 otherwise."""
+        if extras is None:  # (the engine passes the last state's, or a new one under §11)
+            extras = (
+                NO_EXTRAS
+                if not known and not peeks and power is None and looked is None and not turns
+                else Extras(known, peeks, power, looked, turns)
+            )
+        self.extras: Final[Extras] = extras
+        """The fields of rule 11 (:attr:`known`, :attr:`peeks`, :attr:`power`,
+        :attr:`looked`, :attr:`turns`) in one slot, the constructor's 17th argument: given,
+        it stands for the five, whose arguments are then not read; ``None`` (its default),
+        it is built from them (:data:`NO_EXTRAS` where all five are at their defaults)."""
 
     def _values(self) -> tuple[object, ...]:
         """The fields' values, in the order of :attr:`_fields`."""
+        extras = self.extras
         return (
             self.first_player,
             self.round,
@@ -239,11 +310,11 @@ class State:
             self.flips_owed,
             self.went_out,
             self.scores,
-            self.known,
-            self.peeks,
-            self.power,
-            self.looked,
-            self.turns,
+            extras.known,
+            extras.peeks,
+            extras.power,
+            extras.looked,
+            extras.turns,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -261,8 +332,9 @@ class State:
         return f"State({shown})"
 
     def __reduce__(self) -> tuple[type[State], tuple[object, ...]]:
-        """Pickled and copied as the class and its fields' values."""
-        return (State, self._values())
+        """Pickled and copied as the class and its fields' values (``extras`` ``None``)."""
+        values = self._values()
+        return (State, (*values[:16], None, *values[16:]))
 
     def replace(self, **changes: Any) -> State:
         """A copy of this state with the fields named in ``changes`` set to their values;
@@ -277,7 +349,11 @@ class State:
         """
         # map over the names and the values, each field's change popped in C: about half
         # the time of a loop in Python, which the replay of a public record pays per card.
-        changed = State(*map(changes.pop, self._fields, self._values()))
+        pop, fields, values = changes.pop, self._fields, self._values()
+        # (extras, the 17th argument, None: built from the five that follow it)
+        args: list[Any] = [*map(pop, fields[:16], values[:16]), None]
+        args += map(pop, fields[16:], values[16:])
+        changed = State(*args)
         if changes:
             raise TypeError(f"State has no field {sorted(changes)[0]!r}")
         return changed
@@ -289,6 +365,38 @@ class State:
     def _replace(self, **changes: Any) -> State:
         """:meth:`replace`, under the name it had when ``State`` was a ``NamedTuple``."""
         return self.replace(**changes)
+
+    @property
+    def known(self) -> tuple[tuple[int, ...], ...]:
+        """Who knows each face-down card (rule 11.1): ``known[p][s]`` is a bit mask of the
+        seats that know player ``p``'s slot ``s`` (bit ``v`` set: seat ``v`` knows it).
+        ``()`` under rules where no seat can know a face-down card (§1-10); a face-up
+        slot's mask means nothing (every seat sees the card)."""
+        return self.extras.known
+
+    @property
+    def peeks(self) -> int:
+        """Setup: how many peeks the seat in ``turn`` has made (rule 11.2)."""
+        return self.extras.peeks
+
+    @property
+    def power(self) -> str | None:
+        """The power open to the seat in ``turn`` (phase ``POWER``, rule 11.4):
+        ``peek_own``, ``peek_other``, ``swap_blind``, ``look_and_swap``, or ``swap`` for
+        the swap that may follow ``look_and_swap``'s look; else ``None``."""
+        return self.extras.power
+
+    @property
+    def looked(self) -> tuple[int, int] | None:
+        """The card ``look_and_swap`` looked at, as ``(seat, slot)``: the only card its
+        swap may take (rule 11.8); else ``None``."""
+        return self.extras.looked
+
+    @property
+    def turns(self) -> int:
+        """Turns completed in this round, counted under ``round_end.knock`` (rule 11.5: a
+        knock waits until every player has had a turn); 0 otherwise."""
+        return self.extras.turns
 
     @property
     def players(self) -> int:
@@ -367,7 +475,7 @@ class State:
         or face down and known to ``viewer`` (rule 11.1)."""
         if self.face_up[seat] >> slot & 1:
             return True
-        known = self.known
+        known = self.extras.known
         return bool(known) and bool(known[seat][slot] >> viewer & 1)
 
     def is_face_up(self, seat: int, slot: int) -> bool:

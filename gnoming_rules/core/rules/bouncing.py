@@ -93,7 +93,7 @@ def _bounce(rules: CompiledRules, state: State, move: Bounce) -> State:
         state.first_player, state.round, state.phase, seat, cards, face_up, state.draw_pile,
         piles, state.removed, displaced, False, filled | bit, True, state.flips_owed,
         state.went_out, state.scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        state.extras,
     )  # fmt: skip
     return played_up(bounced, seat, slot) if rules.knowledge else bounced  # (rule 11.1)
 

@@ -66,14 +66,14 @@ def _flip(rules: CompiledRules, state: State, move: Flip) -> State:
             state.first_player, state.round, state.phase, state.turn, cards, face_up,
             state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
             state.filled, state.chain, owed[1:], state.went_out, state.scores,
-            state.known, state.peeks, state.power, state.looked, state.turns,
+            state.extras,
         )  # fmt: skip
     if cards is not state.cards:
         state = State(
             state.first_player, state.round, state.phase, state.turn, cards, state.face_up,
             state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
             state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
-            state.known, state.peeks, state.power, state.looked, state.turns,
+            state.extras,
         )  # fmt: skip
     return finish_turn(rules, state, face_up, piles, state.removed)
 

@@ -15,7 +15,7 @@ from typing import Any, Final
 from ..compiled import CompiledRules
 from ..errors import IllegalMove
 from ..moves import Draw, Knock, PlayerMove
-from ..state import Phase, State
+from ..state import Extras, Phase, State
 from .checks import _check_actor
 from .round_end import finish_turn
 
@@ -72,7 +72,7 @@ def _knock(rules: CompiledRules, state: State, move: Knock) -> State:
         state.first_player, state.round, state.phase, seat, state.cards, state.face_up,
         state.draw_pile, state.discard_piles, state.removed, None, False, 0, False, (),
         seat, state.scores,
-        state.known, state.peeks, None, None, state.turns,
+        Extras(state.known, state.peeks, None, None, state.turns),
     )  # fmt: skip
     return finish_turn(rules, knocked, state.face_up, state.discard_piles, state.removed)
 

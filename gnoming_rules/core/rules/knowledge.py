@@ -12,7 +12,7 @@ from typing import Final
 
 from ..cards import MULLIGAN
 from ..compiled import CompiledRules
-from ..state import Phase, State
+from ..state import NO_EXTRAS, Extras, Phase, State
 
 _PEEK: Final = Phase.PEEK
 _BOUNCE: Final = Phase.BOUNCE
@@ -29,7 +29,7 @@ def fresh_round(rules: CompiledRules, dealt: State) -> State:
         dealt.draw_pile, dealt.discard_piles, dealt.removed, dealt.held,
         dealt.taken_from_discard, dealt.filled, dealt.chain, dealt.flips_owed, dealt.went_out,
         dealt.scores,
-        known, 0, None, None, 0,
+        Extras(known, 0, None, None, 0) if known else NO_EXTRAS,
     )  # fmt: skip
 
 
@@ -88,7 +88,7 @@ def start_peeks(rules: CompiledRules, state: State, starter: int) -> State | Non
         state.draw_pile, state.discard_piles, state.removed, state.held,
         state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
         state.scores,
-        state.known, 0, None, None, state.turns,
+        Extras(state.known, 0, None, None, state.turns),
     )  # fmt: skip
 
 
@@ -115,7 +115,7 @@ def setup_peek(rules: CompiledRules, state: State, slot: int) -> tuple[State, bo
         state.draw_pile, state.discard_piles, state.removed, state.held,
         state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
         state.scores,
-        known, peeks, None, None, state.turns,
+        Extras(known, peeks, None, None, state.turns),
     ), done  # fmt: skip
 
 
@@ -144,7 +144,7 @@ def place_down(rules: CompiledRules, state: State, seat: int, slot: int) -> Stat
         state.first_player, state.round, _BOUNCE, seat, tuple(cards), tuple(ups),
         state.draw_pile, state.discard_piles, state.removed, displaced, False, bit,
         not was_up, state.flips_owed, state.went_out, state.scores,
-        known, state.peeks, state.power, state.looked, state.turns,
+        Extras(known, state.peeks, state.power, state.looked, state.turns),
     )  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from ..cards import EMPTY
 from ..compiled import CompiledRules
 from ..errors import IllegalMove, quoted
 from ..moves import Pass, Peek, PlayerMove, Swap
-from ..state import Phase, State
+from ..state import Extras, Phase, State
 from .checks import _check_actor, _check_face_down, check_slot
 from .knowledge import has_face_down, learned, setup_peek
 from .lines import remove_lines
@@ -63,7 +63,7 @@ def offer_power(
         state.first_player, state.round, _POWER, state.turn, state.cards, state.face_up,
         state.draw_pile, piles, state.removed, None, False, 0, False, (),  # type: ignore[arg-type]
         state.went_out, state.scores,
-        state.known, state.peeks, power, None, state.turns,
+        Extras(state.known, state.peeks, power, None, state.turns),
     )  # fmt: skip
 
 
@@ -80,14 +80,14 @@ def _end_power(
         state.first_player, state.round, _POWER, state.turn, cards, face_up,
         state.draw_pile, state.discard_piles, state.removed, None, False, 0, False, (),
         state.went_out, state.scores,
-        known, state.peeks, None, None, state.turns,
+        Extras(known, state.peeks, None, None, state.turns),
     )  # fmt: skip
     if rules.flip_after_deck_discard and after.face_down_count(after.turn):
         return State(
             after.first_player, after.round, _FLIP, after.turn, cards, face_up,
             after.draw_pile, after.discard_piles, after.removed, None, False, 0, False,
             (after.turn,), after.went_out, after.scores,
-            known, after.peeks, None, None, after.turns,
+            Extras(known, after.peeks, None, None, after.turns),
         )  # fmt: skip
     return finish_turn(rules, after, face_up, after.discard_piles, after.removed)
 
@@ -155,7 +155,7 @@ def _peek(rules: CompiledRules, state: State, move: Peek) -> State:
             state.first_player, state.round, _POWER, seat, state.cards, state.face_up,
             state.draw_pile, state.discard_piles, state.removed, None, False, 0, False, (),
             state.went_out, state.scores,
-            known, state.peeks, "swap", (whose, slot), state.turns,
+            Extras(known, state.peeks, "swap", (whose, slot), state.turns),
         )  # fmt: skip
     return _end_power(rules, state, state.cards, state.face_up, known)
 

@@ -12,7 +12,7 @@ from ..compiled import CompiledRules
 from ..errors import IllegalMove
 from ..moves import Reshuffle
 from ..scoring import layout_score
-from ..state import Phase, State, below_tops
+from ..state import Extras, Phase, State, below_tops
 from .checks import _check_in_play, _check_same_cards
 from .knowledge import all_turned_up
 
@@ -42,7 +42,9 @@ def finish_turn(
     went_out = state.went_out
     if went_out is None and face_up[seat] == rules.full_mask and not rules.placed_down:
         went_out = seat  # (rule 11.3: under placed down, nobody goes out by turning cards up)
-    turns = state.turns + 1 if rules.knock else state.turns  # rule 11.5 counts the turns
+    extras = state.extras  # (rules 1-10: the fields of §11 passed on as they are)
+    if rules.knock:  # rule 11.5 counts the turns
+        extras = Extras(extras.known, extras.peeks, extras.power, extras.looked, extras.turns + 1)
     following = (seat + 1) % len(face_up)
     if (went_out is not None and following == went_out) or (
         not deck and _nothing_to_draw(rules, deck, piles)
@@ -51,13 +53,13 @@ def finish_turn(
             state.first_player, state.round, state.phase, seat, state.cards, face_up, deck,
             piles, removed, state.held, state.taken_from_discard, state.filled, state.chain,
             state.flips_owed, state.went_out, state.scores,
-            state.known, state.peeks, state.power, state.looked, turns,
+            extras,
         )  # fmt: skip
         return end_round(rules, ended, went_out)
     return State(
         state.first_player, state.round, _DRAW, following, state.cards, face_up, deck, piles,
         removed, None, False, 0, False, (), went_out, state.scores,
-        state.known, state.peeks, state.power, state.looked, turns,
+        extras,
     )  # fmt: skip
 
 
@@ -77,11 +79,15 @@ def end_round(rules: CompiledRules, state: State, went_out: int | None) -> State
     final = round_scores(rules, state.cards, went_out)
     following = state.round + 1
     scores = (*state.scores, final)
+    extras = state.extras
+    if extras.known:  # (rule 11.1: every card is up, so nobody knows a face-down one)
+        known = all_turned_up(extras.known)
+        extras = Extras(known, extras.peeks, extras.power, extras.looked, extras.turns)
     return State(
         state.first_player, following, _OVER if game_over(rules, scores) else _DEAL, -1,
         state.cards, (rules.full_mask,) * len(state.face_up), state.draw_pile,
         state.discard_piles, state.removed, None, False, 0, False, (), went_out, scores,
-        all_turned_up(state.known), state.peeks, state.power, state.looked, state.turns,
+        extras,
     )  # fmt: skip
 
 
@@ -144,7 +150,7 @@ def _reshuffle(rules: CompiledRules, state: State, move: Reshuffle) -> State:
         tuple(cards), tuple(p[-1:] for p in piles), state.removed, state.held,
         state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
         state.scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        state.extras,
     )  # fmt: skip
 
 

@@ -53,7 +53,7 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
                 first, rnd, state.phase, seat, cards, face_up,
                 state.draw_pile, piles, state.removed, state.held, state.taken_from_discard,
                 state.filled, state.chain, state.flips_owed, state.went_out, state.scores,
-                state.known, state.peeks, state.power, state.looked, state.turns,
+                state.extras,
             )  # fmt: skip
             if rules.peek_at_start:  # rule 11.2: the setup peeks follow the reveals
                 peeking = start_peeks(rules, revealed, starter)
@@ -64,7 +64,7 @@ def _reveal(rules: CompiledRules, state: State, move: Reveal) -> State:
         state.first_player, state.round, state.phase, turn, cards, face_up, state.draw_pile,
         piles, state.removed, state.held, state.taken_from_discard, state.filled, state.chain,
         state.flips_owed, state.went_out, state.scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        state.extras,
     )  # fmt: skip
 
 
@@ -118,11 +118,7 @@ def _deal(rules: CompiledRules, state: State, move: Deal) -> State:
         (),  # flips_owed
         None,  # went_out
         state.scores,
-        state.known,
-        state.peeks,
-        state.power,
-        state.looked,
-        state.turns,
+        state.extras,  # (started afresh below under §11)
     )
     if rules.knowledge or rules.knock:  # rule 11.1, 11.5: the round's §11 fields start afresh
         dealt = fresh_round(rules, dealt)
@@ -144,7 +140,7 @@ def _begin_turn(rules: CompiledRules, state: State, seat: int) -> State:
         state.draw_pile, state.discard_piles, state.removed, state.held,
         state.taken_from_discard, state.filled, state.chain, state.flips_owed, state.went_out,
         state.scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        state.extras,
     )  # fmt: skip
 
 

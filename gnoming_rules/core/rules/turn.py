@@ -46,7 +46,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
             state.first_player, state.round, phase, state.turn, state.cards, state.face_up,
             rest, piles, state.removed, deck[0], False, 0, False, state.flips_owed,
             state.went_out, state.scores,
-            state.known, state.peeks, state.power, state.looked, state.turns,
+            state.extras,
         )  # fmt: skip
     if type(pile) is not int or not 0 <= pile < rules.piles:
         raise PileError(
@@ -60,7 +60,7 @@ def _draw(rules: CompiledRules, state: State, move: Draw) -> State:
         state.first_player, state.round, _PLACE, state.turn, state.cards, state.face_up, deck,
         piles, state.removed, source[-1], True, 0, False, state.flips_owed, state.went_out,
         state.scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        state.extras,
     )  # fmt: skip
 
 
@@ -98,7 +98,7 @@ def _place(rules: CompiledRules, state: State, move: Place) -> State:
         state.first_player, state.round, _BOUNCE, seat, cards, face_up, state.draw_pile, piles,
         state.removed, layout[slot], False, bit, not (up & bit), state.flips_owed,
         state.went_out, state.scores,
-        state.known, state.peeks, state.power, state.looked, state.turns,
+        state.extras,
     )  # fmt: skip
     return played_up(played, seat, slot) if rules.knowledge else played  # (rule 11.1)
 
@@ -137,7 +137,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
                 state.first_player, state.round, _FLIP, state.turn, state.cards, state.face_up,
                 state.draw_pile, piles, removed, None, state.taken_from_discard, 0, False, owed,
                 state.went_out, state.scores,
-                state.known, state.peeks, state.power, state.looked, state.turns,
+                state.extras,
             )  # fmt: skip
         return finish_turn(rules, state, state.face_up, piles, removed)
     if type(pile) is not int or not 0 <= pile < rules.piles:
@@ -168,7 +168,7 @@ def _discard(rules: CompiledRules, state: State, move: Discard) -> State:
                 state.first_player, state.round, _FLIP, state.turn, state.cards, state.face_up,
                 state.draw_pile, piles, state.removed, None, state.taken_from_discard, 0, False,
                 own, state.went_out, state.scores,
-                state.known, state.peeks, state.power, state.looked, state.turns,
+                state.extras,
             )  # fmt: skip
     return finish_turn(rules, state, state.face_up, piles, state.removed)
 
