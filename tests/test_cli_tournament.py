@@ -137,3 +137,13 @@ def test_bad_bots_are_refused_with_one_line(tmp_path: Path, bots: list[str], err
     assert done.returncode == 2
     assert done.stderr.startswith(f"gnoming: {error}"), done.stderr
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_games_played_over_two_processes_are_the_games_of_one(tmp_path: Path) -> None:
+    args = ("--bot", "greedy", "--bot", "random", "--deals", "4")
+    one = tournament(tmp_path / "one", *args, "--jobs", "1")
+    two = tournament(tmp_path / "two", *args, "--jobs", "2")
+    assert one["bots"] == two["bots"] and two["games"] == 8
+    for record in games_in(tmp_path / "two"):
+        twin = tmp_path / "one" / "games" / record.name
+        assert record.read_text() == twin.read_text()
