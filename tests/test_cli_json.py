@@ -250,6 +250,18 @@ def test_replay_a_valid_and_a_refused_record(tmp_path: Path) -> None:
         assert written["bytes"] == page.stat().st_size and written["positions"] > 0
 
 
+def test_tournament(tmp_path: Path) -> None:
+    args = ["tournament", "--ruleset", "examples/tiny.yaml", "--players", "2", "--deals", "1"]
+    args += ["--bot", "greedy", "--bot", "random", "--out", str(tmp_path / "tour")]
+    done = gnoming(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    (written,) = documents("gnoming tournament", done.stdout)
+    assert (written["games"], written["played"], written["forfeits"]) == (2, 2, 0)
+    assert [bot["label"] for bot in written["bots"]] == ["greedy", "random"]
+    text = gnoming(*args).stdout  # the same folder: read back, not played again
+    assert text.startswith("2 games (0 played, 2 resumed) of 2 players, ruleset tiny")
+
+
 def test_every_command_is_tested_here() -> None:
     tested = {
         name.removeprefix("test_").replace("_", " ")

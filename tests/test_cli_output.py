@@ -48,8 +48,8 @@ def test_gnoming_alone_prints_the_help_and_exits_0() -> None:
     done = gnoming()
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.startswith("usage: gnoming")
-    for name in COMMANDS:
-        assert f"\n    {name} " in done.stdout, name
+    for name in COMMANDS:  # a name longer than the help's column stands on a line alone
+        assert f"\n    {name} " in done.stdout or f"\n    {name}\n" in done.stdout, name
 
 
 def test_a_group_without_its_action_prints_its_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -129,9 +129,9 @@ def test_a_search_bot_needs_a_positive_budget(budget: dict[str, float | None]) -
 def test_the_registry_names_every_bot_and_the_cli_offers_them() -> None:
     from gnoming_rules.cli import impact
 
-    assert set(BOTS) == {"random", "greedy", "search"} == set(impact.BOTS)
+    assert set(BOTS) == {"random", "greedy", "search", "ismcts"} == set(impact.BOTS)
     assert isinstance(make_bot("search", random.Random(1)), SearchBot)
-    with pytest.raises(ValueError, match="random, greedy, search"):
+    with pytest.raises(ValueError, match="random, greedy, search, ismcts"):
         make_bot("clever", random.Random(1))  # type: ignore[arg-type]
 
 

@@ -31,6 +31,7 @@ COMMANDS: Final = (
     "serve",
     "show",
     "stats",
+    "tournament",
     "validate",
 )
 """The command modules of :mod:`gnoming_rules.cli`, in the order ``gnoming --help`` lists them."""

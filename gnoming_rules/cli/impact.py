@@ -13,7 +13,7 @@ from ..formats.rulesets import load_ruleset
 from .command import ArgsError, Command, positive
 from .output import Output, echo
 
-BOTS: Final = ("greedy", "random", "search")
+BOTS: Final = ("greedy", "random", "search", "ismcts")
 CHANGES_PRINTED: Final = 20
 """Changed records listed for people (all of them with --json)."""
 
@@ -94,7 +94,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         type=bot_list,
         default=["greedy"],
         metavar="BOT,...",
-        help="the seats' bots in turn, greedy, random or search (default: greedy)",
+        help="the seats' bots in turn, greedy, random, search or ismcts (default: greedy)",
     )
     parser.add_argument(
         "--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)"

@@ -1,7 +1,8 @@
 """The JSON Schemas of the command line's ``--json`` output, and the writer of every
 committed schema (``python -m gnoming_rules.cli.schemas [FOLDER]``, ``make schemas``): the
-ruleset and record schemas come from :mod:`gnoming_rules.formats.schemas`, the output ones
-from each command's declared output type."""
+ruleset and record schemas come from :mod:`gnoming_rules.formats.schemas`, the bot
+protocol's from :mod:`gnoming_rules.play.external`, the output ones from each command's
+declared output type."""
 
 from __future__ import annotations
 
@@ -56,7 +57,13 @@ def _document_attributes(kind: Any) -> None:
 
 def all_schemas() -> dict[str, dict[str, Any]]:
     """Every committed schema by its path under ``schemas/``."""
-    return {**{name: build() for name, build in SCHEMAS.items()}, **output_schemas()}
+    from ..play.external import protocol_schemas
+
+    return {
+        **{name: build() for name, build in SCHEMAS.items()},
+        **protocol_schemas(),
+        **output_schemas(),
+    }
 
 
 def write_schemas(folder: Path) -> list[Path]:

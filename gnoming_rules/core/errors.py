@@ -14,6 +14,7 @@ The tree (modelled on httpx's ``_exceptions.py``)::
     +-- UsageError                the API called with something it cannot work with
     |   +-- LayoutError           the scorer given something that is not a layout
     +-- Refusal                   a request the server refuses (``gnoming serve``; ``rule``)
+    +-- BotFailure                an external bot that broke the bot protocol (a forfeit)
 
 Every error carries a stable ``code`` and a one-line ``message`` that says what was wrong
 and, where it helps, what was allowed; ``str(error)`` is ``"code: message"``. The codes
@@ -77,6 +78,12 @@ LibraryCode: TypeAlias = Literal[
     "dask-unavailable",
     "worker-crashed",
     "no-public-form",
+    "bad-bot",
+    "bad-tournament",
+    "bot-crashed",
+    "bot-timeout",
+    "bot-bad-reply",
+    "bot-illegal-move",
 ]
 """The library's own codes: ``bad-ruleset`` (:class:`RulesetError`), ``bad-state``
 (:class:`StateError`), ``bad-yaml`` (:class:`UnreadableYamlError`), the engine's
@@ -95,7 +102,13 @@ chance decides or after the game), ``bot-stuck`` (``play_game``: the game did no
 cannot be reached); ``worker-crashed`` is the verdict code of a record whose validation
 crashed a worker process (:mod:`gnoming_rules.corpus.distributed`); ``no-public-form``
 (kept for callers that handle it: ``redact`` raised it for a record under ``play.placed:
-down`` until their public form was written; it no longer does)."""
+down`` until their public form was written; it no longer does); ``bad-bot`` (a bot that is
+neither a bot's name nor a command that can be run) and ``bad-tournament`` (a tournament
+folder or option that cannot be used: ``gnoming tournament``); and the
+:class:`BotFailure` codes of an external bot that loses its game by forfeit (the bot
+protocol): ``bot-crashed`` (it exited or closed its output), ``bot-timeout`` (no answer
+in its time), ``bot-bad-reply`` (a line that is not one move entry, or too long) and
+``bot-illegal-move`` (a move the rules refuse there)."""
 ServerCode: TypeAlias = Literal[
     "bad-json",
     "bad-request",
@@ -325,6 +338,19 @@ class Refusal(GnomingError):
         self.rule = rule
 
 
+class BotFailure(GnomingError):
+    """An external bot that broke the bot protocol (docs/bot-protocol.md): it crashed
+    (``bot-crashed``), did not answer in time (``bot-timeout``), wrote a line that is not
+    one move entry (``bot-bad-reply``) or chose a move the rules refuse
+    (``bot-illegal-move``). Its game ends there, a forfeit of ``seat``."""
+
+    seat: int
+
+    def __init__(self, code: ErrorCode, message: str, seat: int) -> None:
+        super().__init__(code, message)
+        self.seat = seat
+
+
 class LayoutError(UsageError):
     """A layout given to the scorer that is not one (code ``bad-layout``).
 
@@ -455,6 +481,7 @@ __all__ = [
     "LIBRARY_CODES",
     "MAX_PROBLEMS",
     "SERVER_CODES",
+    "BotFailure",
     "ClaimCode",
     "DealError",
     "DuplicateKeyError",

@@ -23,12 +23,13 @@ from ..core.moves import Move
 from ..core.ruleset import Ruleset
 from ..core.state import Phase, State
 from ..formats.record import Record
+from .ismcts import IsmctsBot
 from .loop import MOVE_LIMIT, Bot, StopGame, play_out, seat_bots
 from .recorder import Recorder
 from .search import SearchBot
 from .simple import GreedyBot, RandomBot, average_card, estimate, worst_unknown
 
-BotKind = Literal["random", "greedy", "search"]
+BotKind = Literal["random", "greedy", "search", "ismcts"]
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus")
 """Default player names (labels only)."""
@@ -40,17 +41,27 @@ that a seeded game replays exactly (about what 50 ms a decision ran on a loaded 
 machine with the compiled core: benchmarks/bots.py measures it)."""
 
 
+ISMCTS_ITERATIONS = 200
+"""The iterations (sampled worlds, each a playout) a decision of the registry's ``ismcts``
+bot runs: a budget in iterations, so that a seeded game replays exactly."""
+
+
 def _search_bot(rng: random.Random) -> Bot:
     return SearchBot(seed=rng.getrandbits(64), simulations=SEARCH_SIMULATIONS)
 
 
+def _ismcts_bot(rng: random.Random) -> Bot:
+    return IsmctsBot(seed=rng.getrandbits(64), iterations=ISMCTS_ITERATIONS)
+
+
 BOTS: Mapping[str, Callable[[random.Random], Bot]] = MappingProxyType(
-    {"random": RandomBot, "greedy": GreedyBot, "search": _search_bot}
+    {"random": RandomBot, "greedy": GreedyBot, "search": _search_bot, "ismcts": _ismcts_bot}
 )
 """The bots by name, each made from the generator it draws its choices from: the one
 registry that ``gnoming play --bot``, ``gnoming impact --bots``, the Gymnasium
 environment's ``bots`` and a server's bot seats read. ``search`` is
-:class:`~gnoming_rules.play.search.SearchBot` with :data:`SEARCH_SIMULATIONS` a move."""
+:class:`~gnoming_rules.play.search.SearchBot` with :data:`SEARCH_SIMULATIONS` a move, and
+``ismcts`` :class:`~gnoming_rules.play.ismcts.IsmctsBot` with :data:`ISMCTS_ITERATIONS`."""
 
 
 def make_bot(kind: BotKind, rng: random.Random) -> Bot:
@@ -137,6 +148,7 @@ def default_names(players: int) -> list[str]:
 
 __all__ = [
     "BOTS",
+    "ISMCTS_ITERATIONS",
     "MOVE_LIMIT",
     "SEARCH_SIMULATIONS",
     "Bot",
