@@ -29,7 +29,7 @@ from ..core.errors import GnomingError, UsageError
 from ..core.moves import Move
 from ..core.ruleset import Ruleset
 from ..core.scoring import score_breakdown
-from ..core.state import Phase, State
+from ..core.state import State
 from ..extras import need
 from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..formats.rulesets import load_ruleset
@@ -40,6 +40,7 @@ from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_record
 from .events import EventLog, game_counts
 from .stats import GameEvents, Progress, from_replay, win_shares
+from .streams import RoundChance, named_stream
 
 RESAMPLES: Final = 2_000
 """Bootstrap resamples per statistic."""
@@ -82,23 +83,7 @@ def metrics(game: GameEvents) -> dict[str, float]:
 
 
 def _stream(seed: int, *name: object) -> random.Random:
-    return random.Random("gnoming-impact/" + "/".join(str(part) for part in (seed, *name)))
-
-
-class _Chance:
-    """The generator of a paired game's chance event: each round's deal from a stream of its
-    own, and the round's reshuffles from another."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self.reshuffles: random.Random | None = None
-
-    def __call__(self, state: State) -> random.Random:
-        if state.phase is Phase.DEAL:
-            self.reshuffles = _stream(self.seed, "reshuffle", state.round)
-            return _stream(self.seed, "deal", state.round)
-        assert self.reshuffles is not None
-        return self.reshuffles
+    return named_stream("gnoming-impact", seed, *name)
 
 
 def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKind]) -> GameEvents:
@@ -114,7 +99,7 @@ def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKin
     state = play_out(
         ruleset,
         new_game(ruleset, players, first),
-        _Chance(seed),
+        RoundChance("gnoming-impact", seed),
         seat_bots(ruleset, seats),
         hook=lambda before, move, after: log(ruleset, before, move, after),
         too_long=lambda _state: UsageError(

@@ -31,7 +31,7 @@ from typing import Any, Final
 from ..core.engine import new_game
 from ..core.errors import BotFailure, GnomingError, UsageError
 from ..core.ruleset import Ruleset
-from ..core.state import Phase, State
+from ..core.state import State
 from ..formats.record import read_record, write_record
 from ..formats.rulesets import load_ruleset
 from ..play.bots import BOTS, MOVE_LIMIT, default_names, make_bot
@@ -48,6 +48,7 @@ from ..play.recorder import Recorder
 from ..referee.processes import in_processes
 from ..referee.validate import validate_record
 from .ratings import Pairwise, pairwise
+from .streams import RoundChance, named_stream
 
 __all__ = [
     "FORMATS",
@@ -195,23 +196,7 @@ class GameResult:
 
 
 def _stream(seed: int, *name: object) -> random.Random:
-    return random.Random("gnoming-tournament/" + "/".join(str(part) for part in (seed, *name)))
-
-
-class _DealChance:
-    """Each round's deal, and its reshuffles, from streams of their own: every rotation of
-    a deal sees the same cards, however differently the earlier rounds went."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self.reshuffles: random.Random | None = None
-
-    def __call__(self, state: State) -> random.Random:
-        if state.phase is Phase.DEAL:
-            self.reshuffles = _stream(self.seed, "reshuffle", state.round)
-            return _stream(self.seed, "deal", state.round)
-        assert self.reshuffles is not None
-        return self.reshuffles
+    return named_stream("gnoming-tournament", seed, *name)
 
 
 def game_paths(folder: Path, index: int) -> tuple[Path, Path]:
@@ -267,7 +252,7 @@ def play_game(tournament: Tournament, rules: Ruleset, game: Game) -> GameResult:
         play_out(
             rules,
             state,
-            _DealChance(seed),
+            RoundChance("gnoming-tournament", seed),
             seat_bots(rules, seats),
             hook=hook,
             too_long=lambda _state: UsageError(

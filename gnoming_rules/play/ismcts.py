@@ -26,7 +26,6 @@ from ..core.engine import apply, legal_moves, sample_chance
 from ..core.errors import UsageError
 from ..core.moves import PlayerMove
 from ..core.ruleset import Ruleset
-from ..core.scoring import card_points
 from ..core.state import Phase, State
 from .observation import Observation
 from .playout import Playout
@@ -85,12 +84,7 @@ class IsmctsBot:
         model = self._models.get(id(rules))
         if model is None:
             model = self._models[id(rules)] = Playout(ruleset)
-        hidden = unseen(ruleset, observation)
-        unknown = (
-            sum(model.points[card] for card in hidden) / len(hidden)
-            if hidden
-            else sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
-        )
+        unknown = model.unseen_worth(unseen(ruleset, observation))
         scores = observation.scores
         rounds = len(scores)
         totals = tuple(sum(column) for column in zip(*scores, strict=True)) or (0,) * len(

@@ -240,6 +240,14 @@ class Playout:
             seat = (seat + 1) % players
         return round_scores(rules, layouts, went_out)
 
+    def unseen_worth(self, hidden: Sequence[Face]) -> float:
+        """The average worth of the cards ``hidden`` (those a seat cannot see), counted for
+        each face-down card it does not know; the deck's average when it sees every card."""
+        if hidden:
+            return sum(self.points[card] for card in hidden) / len(hidden)
+        deck = self.rules.deck
+        return sum(card_points(self.rules, card) for card in deck) / len(deck)
+
 
 class _Round:
     """The mutable table of one playout and the greedy habit of its seats."""

@@ -40,7 +40,6 @@ from ..core.engine import apply, legal_moves, sample_chance
 from ..core.errors import UsageError
 from ..core.moves import Bounce, Draw, Place, PlayerMove
 from ..core.ruleset import Ruleset
-from ..core.scoring import card_points
 from ..core.state import Phase, State
 from .observation import Observation, stand_in
 from .playout import TAKE_MARGIN, Playout
@@ -105,12 +104,7 @@ class SearchBot:
         model = self._models.get(id(rules))
         if model is None:
             model = self._models[id(rules)] = Playout(ruleset)
-        hidden = unseen(ruleset, observation)
-        unknown = (
-            sum(model.points[card] for card in hidden) / len(hidden)
-            if hidden
-            else sum(card_points(rules, card) for card in rules.deck) / len(rules.deck)
-        )
+        unknown = model.unseen_worth(unseen(ruleset, observation))
         options, default = self._shortlist(model, observation, moves, unknown)
         if len(options) == 1:
             return options[0]
