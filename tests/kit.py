@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,3 +38,19 @@ def where(verdict: Verdict) -> tuple[str, int | None, int | None]:
     """(code, round, move) of a verdict's error."""
     assert verdict.error is not None, verdict
     return verdict.error.code, verdict.error.round, verdict.error.move
+
+
+def gnoming(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``python -m gnoming_rules ARGS`` in ``cwd`` (the repository by default), its output
+    captured as text; the exit status is the caller's to check."""
+    return subprocess.run(
+        [sys.executable, "-m", "gnoming_rules", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=env,
+    )

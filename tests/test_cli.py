@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
-from kit import EXAMPLES, ILLEGAL, ROOT
+from kit import EXAMPLES, ILLEGAL, ROOT, gnoming
 
 import gnoming_rules as gr
 from gnoming_rules.cli import build_parser, main
@@ -22,18 +22,6 @@ from gnoming_rules.formats.schemas import ruleset_schema
 from gnoming_rules.referee import batch, processes
 from gnoming_rules.referee.batch import record_files
 from gnoming_rules.referee.validate import validate_file
-
-
-def gnoming(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """``python -m gnoming_rules ARGS`` in ``cwd``."""
-    return subprocess.run(
-        [sys.executable, "-m", "gnoming_rules", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def one_line_error(done: subprocess.CompletedProcess[str]) -> str:

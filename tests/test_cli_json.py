@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from kit import EXAMPLES, ILLEGAL, ROOT
+from kit import EXAMPLES, ILLEGAL, ROOT, gnoming
 
 import gnoming_rules as gr
 from gnoming_rules.cli.app import commands
@@ -21,17 +21,6 @@ from gnoming_rules.play.observation_json import observation_from_dict
 from gnoming_rules.referee.validate import validate_file
 
 LEAVES = {words: leaf for command in commands() for words, leaf in command.leaves()}
-
-
-def gnoming(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gnoming_rules", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
 
 
 def documents(words: str, text: str) -> list[Any]:

@@ -6,32 +6,17 @@ from __future__ import annotations
 import io
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from kit import ROOT
+from kit import ROOT, gnoming
 
 from gnoming_rules.cli.app import COMMANDS, commands, main
 from gnoming_rules.cli.output import Output, echo
 from gnoming_rules.cli.progress import Progress, duration_text
 
 LEAVES = {words: leaf for command in commands() for words, leaf in command.leaves()}
-
-
-def gnoming(
-    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gnoming_rules", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=env,
-    )
 
 
 class Terminal(io.StringIO):

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from kit import EXAMPLES, ILLEGAL, ROOT
-
-
-def gnoming(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gnoming_rules", *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+from kit import EXAMPLES, ILLEGAL, gnoming
 
 
 def test_show_svg_writes_a_picture_and_a_seat_sees_less(tmp_path: Path) -> None:

@@ -5,32 +5,20 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import jsonschema
 import pytest
+from kit import ROOT, gnoming
 
 from gnoming_rules.referee.validate import validate_file
 
-ROOT = Path(__file__).resolve().parents[1]
 TINY = str(ROOT / "examples" / "tiny.yaml")
 NODE_BOT = f"js=node {ROOT / 'examples' / 'bots' / 'random_bot.js'}"
 SCHEMA = jsonschema.Draft202012Validator(
     json.loads((ROOT / "schemas" / "cli" / "tournament.schema.json").read_text())
 )
-
-
-def gnoming(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gnoming_rules", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def tournament(folder: Path, *args: str) -> dict[str, object]:
