@@ -20,6 +20,7 @@ import pytest
 
 from gnoming_rules.core.errors import BotFailure, UsageError
 from gnoming_rules.corpus.tournament import (
+    BotSpec,
     Tournament,
     finished,
     game_paths,
@@ -197,3 +198,10 @@ def test_a_bot_that_is_no_name_nor_command_is_refused(text: str) -> None:
 def test_bot_failure_carries_the_seat() -> None:
     failure = BotFailure("bot-timeout", "seat 1: no answer in its time", 1)
     assert failure.seat == 1 and str(failure).startswith("bot-timeout: ")
+
+
+def test_a_built_in_bot_with_a_budget_is_a_tournament_bot() -> None:
+    assert parse_bot("ismcts:50") == BotSpec("ismcts:50", builtin="ismcts:50")
+    with pytest.raises(UsageError) as refused:
+        parse_bot("greedy:50")
+    assert refused.value.code == "bad-bot" and "search:BUDGET" in str(refused.value)

@@ -218,3 +218,41 @@ def test_bots_finish_games_under_every_variant(
         state = gr.apply(rules, state, move)
     assert round_never_ends(rules, state), f"the {kind} bot loops in a round that could end"
     event("an endless round: the rules allow no end")
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("greedy", ("greedy", None)),
+        ("search", ("search", None)),
+        ("search:400", ("search", 400)),
+        ("ismcts:1", ("ismcts", 1)),
+        (f"ismcts:{bots.MAX_BUDGET}", ("ismcts", bots.MAX_BUDGET)),
+        ("search:0", None),
+        (f"search:{bots.MAX_BUDGET + 1}", None),
+        ("search:-5", None),
+        ("search:1e3", None),
+        ("search:", None),
+        ("greedy:3", None),
+        ("Search:10", None),
+        ("alphazero", None),
+    ],
+)
+def test_a_built_in_bot_is_named_alone_or_with_a_budget(
+    text: str, found: tuple[str, int | None] | None
+) -> None:
+    assert bots.builtin_bot(text) == found
+    if found is None:
+        with pytest.raises(ValueError, match="unknown bot"):
+            bots.make_bot(text, random.Random(0))
+
+
+def test_a_budget_sets_the_planners_steps_and_the_default_budget_plays_as_the_name() -> None:
+    assert bots.make_bot("ismcts:37", random.Random(0)).iterations == 37  # type: ignore[attr-defined]
+    assert bots.make_bot("search:41", random.Random(0)).simulations == 41  # type: ignore[attr-defined]
+    rules = gr.load_ruleset("standard")
+    named = play_game(rules, 3, seed=3, bot="search", rounds=1)[0]
+    budgeted = play_game(rules, 3, seed=3, bot="search:200", rounds=1)[0]  # type: ignore[arg-type]
+    assert budgeted == named
+    other = play_game(rules, 3, seed=3, bot="search:3", rounds=1)[0]  # type: ignore[arg-type]
+    assert other != named

@@ -85,7 +85,8 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         metavar="BOT",
-        help="a bot: a name (random, greedy, search, ismcts), an external command "
+        help="a bot: a name (random, greedy, search, ismcts; search:N or ismcts:N for a "
+        "budget of N playouts or iterations a decision), an external command "
         "('node examples/bots/random_bot.js') or LABEL=COMMAND; give two or more",
     )
     parser.add_argument(

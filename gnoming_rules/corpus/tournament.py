@@ -1,9 +1,9 @@
 """Tournaments between bots (``gnoming tournament``): the schedule, the games, the results.
 
-**Bots.** A bot is a name of :data:`~gnoming_rules.play.bots.BOTS` (``greedy``), an
-external program's command line (``node examples/bots/random_bot.js``: anything with a
-space or a ``/``), or ``LABEL=COMMAND`` to name one (the bot protocol,
-:mod:`~gnoming_rules.play.external`).
+**Bots.** A bot is a built-in name (``greedy``, or ``search:400`` with a budget:
+:func:`~gnoming_rules.play.bots.builtin_bot`), an external program's command line
+(``node examples/bots/random_bot.js``: anything with a space or a ``/``), or
+``LABEL=COMMAND`` to name one (the bot protocol, :mod:`~gnoming_rules.play.external`).
 
 **Schedule.** A round robin meets every two bots; a gauntlet meets the first against each
 other. At a table of ``P`` seats the two bots of a pairing sit alternately (A, B, A, ...).
@@ -34,7 +34,7 @@ from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import read_record, write_record
 from ..formats.rulesets import load_ruleset
-from ..play.bots import BOTS, MOVE_LIMIT, default_names, make_bot
+from ..play.bots import MOVE_LIMIT, bot_names, builtin_bot, default_names, make_bot
 from ..play.external import (
     ExternalBot,
     TimeControl,
@@ -77,10 +77,11 @@ class BotSpec:
 
 
 def parse_bot(text: str) -> BotSpec:
-    """A bot as ``--bot`` gives it: a name of ``BOTS``, ``LABEL=COMMAND``, or a command
-    (holding a space or a ``/``); ``bad-bot`` for anything else."""
+    """A bot as ``--bot`` gives it: a built-in name (``greedy``, ``search:400``),
+    ``LABEL=COMMAND``, or a command (holding a space or a ``/``); ``bad-bot`` for anything
+    else."""
     text = text.strip()
-    if text in BOTS:
+    if builtin_bot(text) is not None:
         return BotSpec(text, builtin=text)
     label, equals, command = text.partition("=")
     if equals and label.strip() and " " not in label.strip() and "/" not in label:
@@ -90,7 +91,7 @@ def parse_bot(text: str) -> BotSpec:
         return BotSpec(text, command=tuple(bot_command(text)))
     raise UsageError(
         "bad-bot",
-        f"{text!r} is no bot: a name ({', '.join(BOTS)}), a command with a space or a "
+        f"{text!r} is no bot: a name ({bot_names()}), a command with a space or a "
         "'/' (node examples/bots/random_bot.js) or LABEL=COMMAND",
     )
 
@@ -235,7 +236,7 @@ def play_game(tournament: Tournament, rules: Ruleset, game: Game) -> GameResult:
         for seat, bot in enumerate(game.bots):
             spec = tournament.bots[bot]
             if spec.builtin is not None:
-                seats[seat] = make_bot(spec.builtin, _stream(seed, "bot", game.rotation, seat))  # type: ignore[arg-type]
+                seats[seat] = make_bot(spec.builtin, _stream(seed, "bot", game.rotation, seat))
                 continue
             assert spec.command is not None
             hello = hello_message(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Literal
+from typing import Final, Literal
 
 from ..core.engine import new_game
 from ..core.errors import UsageError
@@ -46,12 +46,12 @@ ISMCTS_ITERATIONS = 200
 bot runs: a budget in iterations, so that a seeded game replays exactly."""
 
 
-def _search_bot(rng: random.Random) -> Bot:
-    return SearchBot(seed=rng.getrandbits(64), simulations=SEARCH_SIMULATIONS)
+def _search_bot(rng: random.Random, budget: int = SEARCH_SIMULATIONS) -> Bot:
+    return SearchBot(seed=rng.getrandbits(64), simulations=budget)
 
 
-def _ismcts_bot(rng: random.Random) -> Bot:
-    return IsmctsBot(seed=rng.getrandbits(64), iterations=ISMCTS_ITERATIONS)
+def _ismcts_bot(rng: random.Random, budget: int = ISMCTS_ITERATIONS) -> Bot:
+    return IsmctsBot(seed=rng.getrandbits(64), iterations=budget)
 
 
 BOTS: Mapping[str, Callable[[random.Random], Bot]] = MappingProxyType(
@@ -64,12 +64,47 @@ environment's ``bots`` and a server's bot seats read. ``search`` is
 ``ismcts`` :class:`~gnoming_rules.play.ismcts.IsmctsBot` with :data:`ISMCTS_ITERATIONS`."""
 
 
-def make_bot(kind: BotKind, rng: random.Random) -> Bot:
-    """A bot of ``kind`` (a name of :data:`BOTS`) drawing its choices from ``rng``."""
-    maker = BOTS.get(kind)
-    if maker is None:
-        raise ValueError(f"unknown bot {kind!r}: {', '.join(BOTS)}")
-    return maker(rng)
+BUDGETED: Mapping[str, Callable[[random.Random, int], Bot]] = MappingProxyType(
+    {"search": _search_bot, "ismcts": _ismcts_bot}
+)
+"""The bots of :data:`BOTS` that take a budget a decision, named ``NAME:BUDGET``
+(``search:400``: 400 playouts a decision; ``ismcts:100``: 100 iterations): a budget in
+steps, not in time, so that a seeded game replays exactly on any machine. ``NAME:200``
+plays as ``NAME`` does (the same budget, drawn from the generator the same way)."""
+
+MAX_BUDGET: Final = 1_000_000
+"""The largest budget ``NAME:BUDGET`` takes (a million playouts a decision: minutes)."""
+
+
+def builtin_bot(text: str) -> tuple[str, int | None] | None:
+    """``text`` as a built-in bot: its name and budget (``None``: the registry's), or
+    ``None`` when ``text`` names no built-in bot (``greedy`` -> ``("greedy", None)``,
+    ``search:400`` -> ``("search", 400)``, ``greedy:3`` or ``search:0`` -> ``None``)."""
+    if text in BOTS:
+        return text, None
+    name, colon, budget = text.partition(":")
+    if not colon or name not in BUDGETED or not budget.isdigit() or len(budget) > 7:
+        return None
+    steps = int(budget)
+    return (name, steps) if 1 <= steps <= MAX_BUDGET else None
+
+
+def bot_names() -> str:
+    """The built-in bots as an error message lists them."""
+    budgeted = " or ".join(f"{name}:BUDGET" for name in BUDGETED)
+    return f"{', '.join(BOTS)}, or {budgeted} (steps a decision)"
+
+
+def make_bot(kind: str, rng: random.Random) -> Bot:
+    """A bot of ``kind`` (a name of :data:`BOTS`, or ``NAME:BUDGET`` for one of
+    :data:`BUDGETED`) drawing its choices from ``rng``."""
+    found = builtin_bot(kind)
+    if found is None:
+        raise ValueError(f"unknown bot {kind!r}: {bot_names()}")
+    name, budget = found
+    if budget is None:
+        return BOTS[name](rng)
+    return BUDGETED[name](rng, budget)
 
 
 def play_game(
@@ -148,7 +183,9 @@ def default_names(players: int) -> list[str]:
 
 __all__ = [
     "BOTS",
+    "BUDGETED",
     "ISMCTS_ITERATIONS",
+    "MAX_BUDGET",
     "MOVE_LIMIT",
     "SEARCH_SIMULATIONS",
     "Bot",
@@ -157,6 +194,8 @@ __all__ = [
     "RandomBot",
     "StopGame",
     "average_card",
+    "bot_names",
+    "builtin_bot",
     "default_names",
     "estimate",
     "make_bot",
