@@ -5,6 +5,7 @@ seat to the table's default bot without stopping the game or the server."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import sys
 import time
@@ -150,3 +151,24 @@ def test_a_client_names_registered_bots_only_never_a_command(
         assert response.status_code == 400
         assert "one of 'random', 'greedy'" in response.json()["error"]["message"]
         assert live.http.get("/bots").json() == {"bots": ["random", "greedy"]}
+
+
+def test_a_restarted_server_without_the_label_gives_the_seat_to_the_default_bot(
+    tmp_path: Path, bot_script: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = storage_url("sqlite", tmp_path)
+    bots = {"rb": [sys.executable, str(bot_script)]}
+    with live_server(url, FAST, bots) as live:
+        table = live.create(ruleset=SHORT, seats=[{"name": "Ana"}, {"bot": "rb"}, {"bot": "rb"}])
+        token = live.seat(table["table"], 0)
+    with caplog.at_level(logging.WARNING, "gnoming.server"), live_server(url, FAST) as live:
+        assert "not registered here" in caplog.text
+        with live.socket(table["table"], token) as ana:
+            for seq in range(1, 4):
+                view = ana.latest_view(0.2)
+                while not view["legal"]:
+                    view = ana.until("view")
+                ana.send({"type": "move", "seq": seq, "move": view["legal"][0]})
+                assert ana.until("ack")["seq"] == seq
+        assert [seat["bot"] for seat in live.summary(table["table"])["seats"]][1:] == ["rb", "rb"]
+    assert not running(bot_script.name)
