@@ -336,8 +336,9 @@ class Table:
         next person's turn or the end, or ``limit`` more steps (a table of bots only;
         without it, bots that play past :data:`~gnoming_rules.play.loop.MOVE_LIMIT` moves
         are stuck). With ``default``, that seat's default bot makes the first move (the
-        seat's time ran out). The chance events due are drawn here; the bots' moves are
-        played in the pool."""
+        seat's time ran out). The chance events due are drawn here; the built-in bots'
+        moves are played in the pool, an external bot's asked in a thread
+        (:meth:`_ask_external`)."""
         steps = MOVE_LIMIT if limit is None else limit
         start = len(pending)
 
@@ -348,7 +349,7 @@ class Table:
         def left() -> int:
             return steps - (len(pending) - start)
 
-        while True:
+        while left() > 0:
             if default is None:
                 state = play_out(self.ruleset, state, _SYSTEM, _nobody, hook=hook, limit=left())
                 if state.is_over or state.is_chance or left() <= 0:
