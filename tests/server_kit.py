@@ -146,11 +146,16 @@ class Client:
 
 
 @contextmanager
-def live_server(url: str | Storage, limits: Limits | None = None) -> Iterator[Live]:
-    """The application in a thread of this process, until the block ends."""
+def live_server(
+    url: str | Storage,
+    limits: Limits | None = None,
+    bots: dict[str, list[str]] | None = None,
+) -> Iterator[Live]:
+    """The application in a thread of this process, until the block ends; ``bots``: the
+    external bots registered (``gnoming serve --bot LABEL=COMMAND``)."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(url, limits=limits),
+        create_app(url, limits=limits, bots=bots),
         host="127.0.0.1",
         port=port,
         ws="websockets-sansio",

@@ -13,7 +13,6 @@ from ..formats.rulesets import load_ruleset
 from .command import ArgsError, Command, positive
 from .output import Output, echo
 
-BOTS: Final = ("greedy", "random", "search", "ismcts")
 CHANGES_PRINTED: Final = 20
 """Changed records listed for people (all of them with --json)."""
 
@@ -68,11 +67,12 @@ def player_range(text: str) -> list[int]:
 
 
 def bot_list(text: str) -> list[str]:
-    """``greedy`` or ``greedy,random``: the seats' bots, in turn."""
+    """``greedy`` or ``greedy,random`` or ``greedy,rb=python examples/bots/random_bot.py``:
+    the seats' bots, in turn, each a name, an external command or ``LABEL=COMMAND``
+    (read by :func:`~gnoming_rules.play.bot_spec.parse_bot` when the command runs)."""
     bots = [name.strip() for name in text.split(",")]
-    for name in bots:
-        if name not in BOTS:
-            raise argparse.ArgumentTypeError(f"unknown bot {name!r}: {', '.join(BOTS)}")
+    if not all(bots):
+        raise argparse.ArgumentTypeError(f"an empty bot in {text!r}")
     return bots
 
 
@@ -94,7 +94,8 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         type=bot_list,
         default=["greedy"],
         metavar="BOT,...",
-        help="the seats' bots in turn, greedy, random, search or ismcts (default: greedy)",
+        help="the seats' bots in turn: names (greedy, random, search, ismcts), external "
+        "commands ('python examples/bots/random_bot.py') or LABEL=COMMAND (default: greedy)",
     )
     parser.add_argument(
         "--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)"
@@ -120,9 +121,13 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: Output) -> int:
     from ..corpus.impact import compare, play_pairs, replay_corpus  # not for --help
     from ..corpus.impact_page import METHOD, impact_page
+    from ..play.bot_spec import check_runnable, parse_bot
     from ..referee.batch import record_files
 
     load_ruleset(args.a), load_ruleset(args.b)  # a bad ruleset: one error, first
+    bots = [parse_bot(text) for text in args.bots]  # a bad bot: bad-bot, before any game
+    for spec in bots:
+        check_runnable(spec)
     if args.html is not None and not Path(args.html).resolve().parent.is_dir():
         raise ArgsError(f"{args.html}: the folder {Path(args.html).parent} does not exist")
     replayed = None
@@ -144,14 +149,15 @@ def run(args: argparse.Namespace, out: Output) -> int:
             args.b,
             games=args.games,
             players=args.players,
-            bots=args.bots,
+            bots=bots,
             seed=args.seed,
             jobs=args.jobs,
             progress=progress.update,
         )
+        labels = ", ".join(spec.label for spec in bots)
         what = (
             f"{len(pairs):,} paired games of {args.players[0]}-{args.players[-1]} players "
-            f"({', '.join(args.bots)} bots, seeds {args.seed} to {args.seed + args.games - 1}) "
+            f"({labels} bots, seeds {args.seed} to {args.seed + args.games - 1}) "
             f"under A = {args.a} and B = {args.b}"
         )
     progress.clear()
@@ -226,7 +232,15 @@ of gnoming stats), each with a 95% interval from a paired bootstrap. With --corp
 replay existing records under A and B instead (without their score, result and
 ruleset_sha256 claims) and list the records whose verdict or result changes, and why.
 
-Needs the stats extra (numpy; matplotlib for --html). Exit status: 0.""",
+--bots takes the names of gnoming play --bot and, as gnoming tournament --bot does,
+external programs that speak the bot protocol (docs/bot-protocol.md): each is started
+for each of its seats in each game (5 s a move, 10 s more for the first) and ended with
+the game. A bot that crashes, runs out of time or answers no legal move stops the
+comparison with its error (bot-crashed, bot-timeout, bot-bad-reply, bot-illegal-move),
+naming the ruleset and the seed: paired games compare only games played to their end.
+
+Needs the stats extra (numpy; matplotlib for --html). Exit status: 0; 2 for a usage
+error, a bot that cannot be run, or a bot that failed.""",
     examples=(
         "gnoming impact standard no-bounce --games 20 --players 3-4",
         "gnoming impact standard two-mulligans --corpus examples --json",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Literal
+import re
+from collections.abc import Sequence
+from typing import Final, Literal
 
 from typing_extensions import TypedDict
 
-from ..core.errors import one_line
+from ..core.errors import UsageError, one_line
 from ..extras import need
 from .command import Command
 from .output import Output, echo
@@ -34,13 +36,68 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=int, default=8000, help="default: %(default)s")
     parser.add_argument("--no-access-log", action="store_true", help="do not log each request")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="LABEL=COMMAND",
+        help="register an external bot (the bot protocol) that a table's seat may then name "
+        "by LABEL; repeatable. Clients name labels only, never commands (default: none)",
+    )
+    parser.add_argument(
+        "--bot-move-time",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="an external bot's time for each move (default: 5; 10 more for its first)",
+    )
+
+
+_LABEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600, got {value}")
+    return value
+
+
+def registered_bots(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The ``--bot LABEL=COMMAND`` given: label -> command line (``bad-bot`` for a bot
+    that is no ``LABEL=COMMAND``, a label that is a built-in bot's or given twice, or
+    has other than letters, digits, ``_``, ``.`` and ``-``, or a program not found)."""
+    from ..play.bot_spec import check_runnable, parse_bot
+    from ..play.bots import BOTS
+
+    found: dict[str, tuple[str, ...]] = {}
+    for text in texts:
+        label = text.partition("=")[0].strip()
+        spec = parse_bot(text)
+        if spec.command is None or "=" not in text or spec.label != label:
+            raise UsageError("bad-bot", f"--bot {text!r}: write LABEL=COMMAND")
+        if not _LABEL.fullmatch(label) or label in BOTS or label in found:
+            raise UsageError(
+                "bad-bot",
+                f"--bot {text!r}: a label is 1 to 40 letters, digits, '_', '.' or '-', "
+                f"neither a built-in bot's ({', '.join(BOTS)}) nor given twice",
+            )
+        check_runnable(spec)
+        found[label] = spec.command
+    return found
 
 
 def run(args: argparse.Namespace, out: Output) -> int:
     need("starlette", "server")
     need("uvicorn", "server")
+    from ..server.app import Limits
     from ..server.run import serve
     from ..server.storage import open_storage
+
+    bots = registered_bots(args.bot)  # a bad bot: bad-bot, before anything is served
 
     postgres = args.db.startswith(("postgresql://", "postgres://"))
     where = "PostgreSQL" if postgres else echo(args.db)  # a URL may hold a password
@@ -55,7 +112,14 @@ def run(args: argparse.Namespace, out: Output) -> int:
         out.data(ServeDocument(url=url, storage="postgresql" if postgres else "sqlite"))
     else:
         out.line(f"gnoming serve: tables in {where}; open {url}", flush=True)
-    serve(args.db, host=args.host, port=args.port, access_log=not args.no_access_log)
+    serve(
+        args.db,
+        host=args.host,
+        port=args.port,
+        access_log=not args.no_access_log,
+        bots=bots,
+        limits=Limits(bot_move_seconds=args.bot_move_time),
+    )
     return 0
 
 
@@ -69,10 +133,20 @@ plays against bots. Tables and moves are kept in SQLite (a file) or PostgreSQL (
 a restarted server resumes every game. Needs pip install '.[server]'. See
 docs/server.md for the protocol and the security model.
 
-Exit status: 0 when stopped; 2 when the extra is missing or the database cannot be opened.""",
+--bot LABEL=COMMAND registers an external bot (any program that speaks the bot protocol,
+docs/bot-protocol.md) that a table's seat may then name by its label, beside the
+built-in random and greedy: a client names a label, never a command. Each such seat runs
+its own process, with --bot-move-time a move, killed when the game ends or the server
+stops; a bot that fails forfeits its seat to the table's default bot (logged, and listed
+in the table's summary), and the game goes on.
+
+Exit status: 0 when stopped; 2 when the extra is missing, a --bot cannot be used or the
+database cannot be opened.""",
     examples=(
         "gnoming serve --help",
         "gnoming serve --db no-such-folder/tables.sqlite  # exit status 2",
+        "gnoming serve --bot 'rb=python examples/bots/random_bot.py' --db no/such.sqlite  "
+        "# exit status 2",
     ),
     arguments=arguments,
     run=run,

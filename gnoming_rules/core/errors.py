@@ -350,6 +350,11 @@ class BotFailure(GnomingError):
         super().__init__(code, message)
         self.seat = seat
 
+    def __reduce__(self) -> tuple[type[BotFailure], tuple[ErrorCode, str, int]]:
+        """Pickled whole (its seat too): a game played in another process raises it in
+        this one (``gnoming impact``'s paired games)."""
+        return type(self), (self.code, self.message, self.seat)
+
 
 class LayoutError(UsageError):
     """A layout given to the scorer that is not one (code ``bad-layout``).

@@ -10,6 +10,13 @@ by game, B minus A, and :func:`paired_bootstrap` gives the mean difference with 
 interval: the games are resampled with replacement (the pair stays together), 2,000
 times, and the interval is the 2.5th to 97.5th percentile of the resampled means.
 
+**Bots.** The seats' bots are read as ``gnoming tournament`` reads them
+(:func:`~gnoming_rules.play.bot_spec.parse_bot`): built-in names, or external programs
+over the bot protocol, each started for its seat at the start of each game and killed at
+its end. An external bot that fails stops the run with its typed error: a pair with a
+forfeit in it has no statistics to compare, and leaving it out would bias the comparison
+towards the games the bot survives (docs/decisions.md).
+
 **A corpus replayed.** Each record's moves are replayed under A and under B without the
 record's score, result and ``ruleset_sha256`` claims (those are what the rules compute),
 its card claims kept; a record whose verdict or result differs is reported with the
@@ -25,7 +32,7 @@ from typing import Any, Final
 
 from ..core.cards import Face, face_text
 from ..core.engine import new_game
-from ..core.errors import GnomingError, UsageError
+from ..core.errors import BotFailure, GnomingError, UsageError
 from ..core.moves import Move
 from ..core.ruleset import Ruleset
 from ..core.scoring import score_breakdown
@@ -33,8 +40,10 @@ from ..core.state import State
 from ..extras import need
 from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..formats.rulesets import load_ruleset
-from ..play.bots import BotKind, make_bot
-from ..play.loop import MOVE_LIMIT, play_out, seat_bots
+from ..play.bot_spec import BotSpec, check_runnable, parse_bot
+from ..play.bots import default_names, make_bot
+from ..play.external import ExternalBot, TimeControl, end_message, hello_message, launch_bot
+from ..play.loop import MOVE_LIMIT, Bot, play_out, seat_bots
 from ..referee.processes import in_processes
 from ..referee.resolver import RulesetResolver
 from ..referee.validate import replay_record
@@ -86,26 +95,83 @@ def _stream(seed: int, *name: object) -> random.Random:
     return named_stream("gnoming-impact", seed, *name)
 
 
-def play_paired(ruleset: Ruleset, players: int, seed: int, bots: Sequence[BotKind]) -> GameEvents:
-    """One game of the pair under ``ruleset``: seat ``s`` is played by ``bots[s % len]``.
+def play_paired(
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    bots: Sequence[BotSpec | str],
+    *,
+    time_control: TimeControl | None = None,
+) -> GameEvents:
+    """One game of the pair under ``ruleset``: seat ``s`` is played by ``bots[s % len]``
+    (a :class:`~gnoming_rules.play.bot_spec.BotSpec`, or the text
+    :func:`~gnoming_rules.play.bot_spec.parse_bot` reads).
 
-    Seats of one kind share one bot, as in :func:`~gnoming_rules.play.bots.play_game` (a
-    greedy bot grows impatient with the turns of the whole table, not its own only).
+    Seats of one built-in kind share one bot, as in
+    :func:`~gnoming_rules.play.bots.play_game` (a greedy bot grows impatient with the
+    turns of the whole table, not its own only). An external bot's program is started for
+    each of its seats (the protocol plays one seat a program) with ``time_control``
+    (default :class:`~gnoming_rules.play.external.TimeControl`'s), and killed when the
+    game ends; one that fails (crashes, runs out of time, answers no move or an illegal
+    one) stops the comparison: its :class:`~gnoming_rules.core.errors.BotFailure`
+    (``bot-crashed``, ...) is raised, naming the ruleset, the seed and the bot.
     """
+    specs = [parse_bot(bot) if isinstance(bot, str) else bot for bot in bots]
+    timing = time_control or TimeControl()
     first = _stream(seed, "first").randrange(players)
-    shared = {kind: make_bot(kind, _stream(seed, "bot", kind)) for kind in dict.fromkeys(bots)}
-    seats = {seat: shared[bots[seat % len(bots)]] for seat in range(players)}
+    shared = {
+        spec.label: make_bot(spec.builtin, _stream(seed, "bot", spec.label))
+        for spec in specs
+        if spec.builtin is not None
+    }
+    names = default_names(players)
+    externals: dict[int, ExternalBot] = {}
+    seats: dict[int, Bot] = {}
     log = EventLog()
-    state = play_out(
-        ruleset,
-        new_game(ruleset, players, first),
-        RoundChance("gnoming-impact", seed),
-        seat_bots(ruleset, seats),
-        hook=lambda before, move, after: log(ruleset, before, move, after),
-        too_long=lambda _state: UsageError(
-            "bot-stuck", f"seed {seed}: the game did not end in {MOVE_LIMIT} moves"
-        ),
-    )
+    state = new_game(ruleset, players, first)
+    try:
+        for seat in range(players):
+            spec = specs[seat % len(specs)]
+            if spec.builtin is not None:
+                seats[seat] = shared[spec.label]
+                continue
+            assert spec.command is not None
+            hello = hello_message(
+                ruleset,
+                seat=seat,
+                names=names,
+                seed=_stream(seed, "bot", spec.label, seat).getrandbits(63),
+                time_control=timing,
+            )
+            seats[seat] = externals[seat] = launch_bot(
+                spec.command, hello, seat=seat, time_control=timing
+            )
+        state = play_out(
+            ruleset,
+            state,
+            RoundChance("gnoming-impact", seed),
+            seat_bots(ruleset, seats),
+            hook=lambda before, move, after: log(ruleset, before, move, after),
+            too_long=lambda _state: UsageError(
+                "bot-stuck", f"seed {seed}: the game did not end in {MOVE_LIMIT} moves"
+            ),
+        )
+    except BotFailure as failure:
+        for external in externals.values():
+            external.end(end_message(None, (), failure.seat))
+        label = specs[failure.seat % len(specs)].label
+        raise BotFailure(
+            failure.code,
+            f"{ruleset.name}, seed {seed}, {players} players: bot {label!r} at "
+            f"{failure.message}; paired games need every game played to its end",
+            failure.seat,
+        ) from None
+    except BaseException:
+        for external in externals.values():
+            external.close()
+        raise
+    for external in externals.values():
+        external.end(end_message(state.totals, state.winners, None))
     return GameEvents(
         path=f"seed {seed}",
         status=0,
@@ -130,10 +196,13 @@ def _rules(source: str) -> Ruleset:
 
 
 def _pair_task(
-    task: tuple[str, str, int, int, tuple[BotKind, ...]],
+    task: tuple[str, str, int, int, tuple[BotSpec, ...], TimeControl],
 ) -> tuple[GameEvents, GameEvents]:
-    a, b, players, seed, bots = task
-    return play_paired(_rules(a), players, seed, bots), play_paired(_rules(b), players, seed, bots)
+    a, b, players, seed, bots, timing = task
+    return (
+        play_paired(_rules(a), players, seed, bots, time_control=timing),
+        play_paired(_rules(b), players, seed, bots, time_control=timing),
+    )
 
 
 def play_pairs(
@@ -142,13 +211,22 @@ def play_pairs(
     *,
     games: int,
     players: Sequence[int],
-    bots: Sequence[BotKind] = ("greedy",),
+    bots: Sequence[BotSpec | str] = ("greedy",),
     seed: int = 0,
     jobs: int | None = None,
     progress: Progress | None = None,
+    time_control: TimeControl | None = None,
 ) -> list[tuple[GameEvents, GameEvents]]:
     """``games`` pairs of games under rulesets ``a`` and ``b`` (names or paths); game ``i``
-    has ``players[i % len(players)]`` seats and seed ``seed + i``."""
+    has ``players[i % len(players)]`` seats and seed ``seed + i``. ``bots`` as
+    :func:`play_paired` takes them; an external bot's program that cannot be found is
+    ``bad-bot`` before any game."""
+    specs = tuple(parse_bot(bot) if isinstance(bot, str) else bot for bot in bots)
+    if not specs:
+        raise UsageError("bad-bot", "paired games need one bot at least")
+    for spec in specs:
+        check_runnable(spec)
+    timing = time_control or TimeControl()
     for source in (a, b):
         rules = _rules(source).compiled
         bounds = range(rules.min_players, rules.max_players + 1)
@@ -160,7 +238,7 @@ def play_pairs(
                 f"{bounds.start} to {bounds.stop - 1}",
             )
     tasks = [
-        (a, b, players[index % len(players)], seed + index, tuple(bots)) for index in range(games)
+        (a, b, players[index % len(players)], seed + index, specs, timing) for index in range(games)
     ]
     pairs: list[tuple[GameEvents, GameEvents]] = []
     for pair in in_processes(_pair_task, tasks, jobs=jobs):

@@ -1,9 +1,10 @@
 """Tournaments between bots (``gnoming tournament``): the schedule, the games, the results.
 
-**Bots.** A bot is a built-in name (``greedy``, or ``search:400`` with a budget:
-:func:`~gnoming_rules.play.bots.builtin_bot`), an external program's command line
-(``node examples/bots/random_bot.js``: anything with a space or a ``/``), or
-``LABEL=COMMAND`` to name one (the bot protocol, :mod:`~gnoming_rules.play.external`).
+**Bots.** A bot is a built-in name (``greedy``, or ``search:400`` with a budget), an
+external program's command line (``node examples/bots/random_bot.js``: anything with a
+space or a ``/``), or ``LABEL=COMMAND`` to name one (the bot protocol,
+:mod:`~gnoming_rules.play.external`), read by :func:`~gnoming_rules.play.bot_spec.parse_bot`
+as ``gnoming impact`` and ``gnoming serve`` read theirs.
 
 **Schedule.** A round robin meets every two bots; a gauntlet meets the first against each
 other. At a table of ``P`` seats the two bots of a pairing sit alternately (A, B, A, ...).
@@ -22,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -34,11 +34,11 @@ from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import read_record, write_record
 from ..formats.rulesets import load_ruleset
-from ..play.bots import MOVE_LIMIT, bot_names, builtin_bot, default_names, make_bot
+from ..play.bot_spec import BotSpec, check_runnable, parse_bot
+from ..play.bots import MOVE_LIMIT, default_names, make_bot
 from ..play.external import (
     ExternalBot,
     TimeControl,
-    bot_command,
     end_message,
     hello_message,
     launch_bot,
@@ -65,43 +65,6 @@ __all__ = [
 TOURNAMENT_FORMAT: Final = "gnoming-tournament/1"
 """The ``format`` of a tournament folder's ``tournament.json`` and of each game result."""
 FORMATS: Final = ("round-robin", "gauntlet")
-
-
-@dataclass(frozen=True)
-class BotSpec:
-    """A tournament's bot: its label, and a built-in name or an external command."""
-
-    label: str
-    builtin: str | None = None
-    command: tuple[str, ...] | None = None
-
-
-def parse_bot(text: str) -> BotSpec:
-    """A bot as ``--bot`` gives it: a built-in name (``greedy``, ``search:400``),
-    ``LABEL=COMMAND``, or a command (holding a space or a ``/``); ``bad-bot`` for anything
-    else."""
-    text = text.strip()
-    if builtin_bot(text) is not None:
-        return BotSpec(text, builtin=text)
-    label, equals, command = text.partition("=")
-    if equals and label.strip() and " " not in label.strip() and "/" not in label:
-        words = bot_command(command)
-        return BotSpec(label.strip(), command=tuple(words))
-    if " " in text or "/" in text:
-        return BotSpec(text, command=tuple(bot_command(text)))
-    raise UsageError(
-        "bad-bot",
-        f"{text!r} is no bot: a name ({bot_names()}), a command with a space or a "
-        "'/' (node examples/bots/random_bot.js) or LABEL=COMMAND",
-    )
-
-
-def _check_runnable(spec: BotSpec) -> None:
-    if spec.command is None:
-        return
-    program = spec.command[0]
-    if shutil.which(program) is None and not (os.sep in program and os.access(program, os.X_OK)):
-        raise UsageError("bad-bot", f"{spec.label}: no program {program!r} to run")
 
 
 @dataclass(frozen=True)
@@ -389,7 +352,7 @@ def run_games(
     true ends the run there (the SPRT's decision)."""
     rules = load_ruleset(tournament.ruleset)
     for spec in tournament.bots:
-        _check_runnable(spec)
+        check_runnable(spec)
     open_folder(tournament, rules)
     _TASK.update(tournament=tournament, rules=rules)
     per_deal = max(1, len(deals[0])) if deals else 1

@@ -10,6 +10,8 @@ Routes (docs/server.md):
 - ``WS /tables/{id}/socket``: a connection (:mod:`~gnoming_rules.server.protocol`).
 - ``GET /``: the page to play in a browser (:mod:`~gnoming_rules.server.page`).
 - ``GET /rulesets``: the bundled rulesets' names.
+- ``GET /bots``: the bots a seat may name: the built-in ones and the external bots the
+  operator registered (``gnoming serve --bot LABEL=COMMAND``), by label only.
 
 Every refusal is JSON, ``{"error": {"code": ..., "message": ..., "rule": ...}}`` with a 4xx
 status over HTTP (an unknown route and a wrong method too) and an ``error`` message on a
@@ -33,7 +35,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -50,13 +52,14 @@ from ..core.errors import GnomingError, Refusal
 from ..core.moves import Move
 from ..formats.record import dump_record
 from ..formats.rulesets import bundled_rulesets, load_ruleset
+from ..play.external import TimeControl
 from ..play.loop import MOVE_LIMIT
 from .committer import Committer
 from .page import PAGE, SECURITY_HEADERS
 from .pool import BotPool
 from .protocol import error_message, to_text, view_text, welcome_message
 from .reading import Hello, MoveMessage, read_json, read_message, seat_number, table_id
-from .spec import TableSpec, read_spec
+from .spec import BUILTIN_BOTS, TableSpec, read_spec
 from .storage import Storage, open_storage
 from .table import Table
 
@@ -83,7 +86,9 @@ class Limits:
     """How much one connection may send: a token bucket of ``burst`` messages refilled at
     ``rate`` per second; a client that keeps sending past it is disconnected after
     ``strikes`` refusals in a row. ``hello_seconds``: time allowed for the first message.
-    ``bot_workers``: the processes that play the bots' moves (:mod:`~.pool`)."""
+    ``bot_workers``: the processes that play the bots' moves (:mod:`~.pool`).
+    ``bot_move_seconds``, ``bot_startup_seconds``: an external bot's time for each move,
+    and more for its first (:class:`~gnoming_rules.play.external.TimeControl`)."""
 
     rate: float = 50.0
     burst: float = 100.0
@@ -92,6 +97,8 @@ class Limits:
     queue: int = 10_000
     """Messages waiting for a slow client beyond which it is disconnected."""
     bot_workers: int = 2
+    bot_move_seconds: float = 5.0
+    bot_startup_seconds: float = 10.0
 
 
 @dataclass(slots=True)
@@ -118,8 +125,14 @@ class Server:
         storage: str | Path | Storage,
         limits: Limits | None = None,
         pool: BotPool | None = None,
+        bots: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self._where = storage
+        self.external: dict[str, tuple[str, ...]] = {
+            label: tuple(command) for label, command in (bots or {}).items()
+        }
+        """The external bots the operator registered: label -> command line. A client
+        names a label, never a command."""
         self.storage: Storage = None  # type: ignore[assignment]  # opened by open()
         self.committer: Committer = None  # type: ignore[assignment]  # started by open()
         self._expiring: set[asyncio.Task[bool]] = set()
@@ -157,7 +170,16 @@ class Server:
             self._clock(table)
 
     def _table(self, table_id: str, spec: TableSpec, ruleset: Any) -> Table:
-        table = Table(table_id, spec, ruleset, self.storage, self.committer.store, pool=self.pool)
+        table = Table(
+            table_id,
+            spec,
+            ruleset,
+            self.storage,
+            self.committer.store,
+            pool=self.pool,
+            external=self.external,
+            bot_time=TimeControl(self.limits.bot_move_seconds, self.limits.bot_startup_seconds),
+        )
         self._watch(table)
         return table
 
@@ -171,7 +193,7 @@ class Server:
         self.tables[table.table_id] = table
 
     async def create(self, data: object) -> Table:
-        spec, ruleset = read_spec(data)
+        spec, ruleset = read_spec(data, self.external)
         table = self._table(secrets.token_urlsafe(12), spec, ruleset)
         self.storage.create(table.table_id, spec.to_dict())
         await self._start(table)
@@ -258,6 +280,10 @@ class Server:
         if table.table_id not in self._timers:
             self._clock(table)
 
+    def bot_names(self) -> list[str]:
+        """The bots a seat may name here: the built-in ones, then the registered labels."""
+        return [*BUILTIN_BOTS, *(label for label in self.external if label not in BUILTIN_BOTS)]
+
     async def close(self) -> None:
         for timer in self._timers.values():
             timer.cancel()
@@ -266,6 +292,9 @@ class Server:
         for task in playing:
             task.cancel()
         await asyncio.gather(*playing, return_exceptions=True)
+        for table in self.tables.values():  # no external bot's program outlives the server
+            with contextlib.suppress(Exception):
+                await table.close_bots()
         if self._own_pool:
             self.pool.close()
         await self.committer.close()
@@ -340,13 +369,19 @@ class _SecurityHeaders:
 
 
 def create_app(
-    storage: str | Path | Storage, *, limits: Limits | None = None, pool: BotPool | None = None
+    storage: str | Path | Storage,
+    *,
+    limits: Limits | None = None,
+    pool: BotPool | None = None,
+    bots: Mapping[str, Sequence[str]] | None = None,
 ) -> Starlette:
     """The application, its tables kept in ``storage`` (a SQLite path, a PostgreSQL URL,
     or a :class:`~gnoming_rules.server.storage.Storage`), its bots played in ``pool``
     (closed when the application stops; by default this process's shared pool of
-    ``limits.bot_workers`` processes)."""
-    server = Server(storage, limits, pool)
+    ``limits.bot_workers`` processes). ``bots``: the external bots the operator registers,
+    label -> command line (argument list, run without a shell), which a seat may then name
+    by label."""
+    server = Server(storage, limits, pool, bots)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -401,6 +436,9 @@ def create_app(
     async def rulesets(_request: Request) -> Response:
         return JSONResponse({"rulesets": bundled_rulesets()})
 
+    async def bot_names(_request: Request) -> Response:
+        return JSONResponse({"bots": server.bot_names()})
+
     async def socket(websocket: WebSocket) -> None:
         await _Connection(server, websocket).run()
 
@@ -408,6 +446,7 @@ def create_app(
         routes=[
             Route("/", page),
             Route("/rulesets", rulesets),
+            Route("/bots", bot_names),
             Route("/tables", handled(create_table), methods=["POST"]),
             Route("/tables/{table}", handled(show_table)),
             Route("/tables/{table}/seats/{seat}", handled(take_seat), methods=["POST"]),

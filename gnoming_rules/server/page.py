@@ -1,6 +1,7 @@
 """The page that ``gnoming serve`` serves at ``/``: a table to play in a browser.
 
-A person picks the rules and the bots, sits down (the page creates the table and takes
+A person picks the rules and the bots (the built-in ones and those the operator
+registered, from ``GET /bots``), sits down (the page creates the table and takes
 seat 0), and plays: the table is the SVG picture of :mod:`gnoming_rules.pictures` as the
 seat sees it (sent by the server in each view, shown as an image so nothing in it can
 run), and the moves open to the seat are buttons. ``/#table=ID&seat=N`` takes seat N of
@@ -161,6 +162,13 @@ window.addEventListener("load", async () => {
     option.textContent = name;
     option.selected = name === "standard";
     $("ruleset").append(option);
+  }
+  const bots = await call("GET", "/bots");  // the built-in ones, then the operator's
+  for (const name of bots.bots) {
+    if (name === "greedy" || name === "random") continue;
+    const option = document.createElement("option");
+    option.textContent = name;
+    $("kind").append(option);
   }
   const wanted = new URLSearchParams(location.hash.slice(1));
   if (wanted.has("table")) {

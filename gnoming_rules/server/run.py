@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
-from .app import create_app
+from .app import Limits, create_app
 from .pool import BotPool
 
 __all__ = ["GC_THRESHOLDS", "serve"]
@@ -26,15 +27,21 @@ below it, past :data:`~gnoming_rules.server.reading.MAX_MESSAGE`, the server ans
 
 
 def serve(
-    storage: str | Path, *, host: str = "127.0.0.1", port: int = 8000, access_log: bool = True
+    storage: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    access_log: bool = True,
+    bots: Mapping[str, Sequence[str]] | None = None,
+    limits: Limits | None = None,
 ) -> None:
     """Serve the tables kept in ``storage`` (a SQLite path or a PostgreSQL URL) until
-    interrupted."""
+    interrupted; ``bots``: the external bots registered, label -> command line."""
     import uvicorn
 
     gc.set_threshold(*GC_THRESHOLDS)
     uvicorn.run(
-        create_app(storage, pool=BotPool()),  # its own, closed when it stops
+        create_app(storage, pool=BotPool(), bots=bots, limits=limits),  # its pool closed at the end
         host=host,
         port=port,
         ws="websockets-sansio",

@@ -28,6 +28,16 @@ that answers them, cost one computation each.
 Time control: with ``move_seconds``, a seat that holds the turn longer than that has its
 move made by its default bot (:meth:`Table.time_out`); the step is stored as timed out,
 and :meth:`Table.summary` lists it.
+
+External bots: a seat whose bot is the label of a bot the operator registered
+(``gnoming serve --bot LABEL=COMMAND``) is played by that program over the bot protocol
+(:class:`~gnoming_rules.play.external.ExternalBot`), started at the seat's first decision
+and asked in a thread (it waits on a pipe, not on the CPU: the event loop goes on), with
+the server's time per move. A bot that fails (crashes, runs out of time, answers no move
+or an illegal one) forfeits its seat, not the game: the program is killed, the failure is
+logged and listed in the summary's ``forfeits``, and the table's default bot plays the
+seat from that decision on. Every program is killed when its game ends
+(:meth:`Table.close_bots`) or the server closes.
 """
 
 from __future__ import annotations
@@ -35,20 +45,22 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ..core.engine import apply, explain, legal_moves, new_game
 from ..core.entries import move_from_entry, move_to_entry, step_from_entry, step_to_entry
-from ..core.errors import GnomingError, Refusal
+from ..core.errors import BotFailure, GnomingError, Refusal
 from ..core.moves import Move, PlayerMove, Reshuffle
 from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import Record
-from ..play.bots import make_bot
+from ..play.bots import BOTS, make_bot
+from ..play.external import ExternalBot, TimeControl, end_message, hello_message, launch_bot
 from ..play.loop import MOVE_LIMIT, Bot, play_out
 from ..play.observation import Observation, held_is_hidden, observe, stand_in
 from ..play.recorder import Recorder
@@ -66,6 +78,8 @@ in), returning once both are done
 (:meth:`~gnoming_rules.server.committer.Committer.store`)."""
 
 _SYSTEM: Final = random.SystemRandom()
+
+LOG: Final = logging.getLogger("gnoming.server")
 
 
 def _nobody(_state: State) -> None:
@@ -102,6 +116,8 @@ class Table:
         store: Store,
         *,
         pool: BotPool,
+        external: Mapping[str, Sequence[str]] | None = None,
+        bot_time: TimeControl | None = None,
     ):
         self.table_id = table_id
         self.spec = spec
@@ -128,11 +144,32 @@ class Table:
         self.memo: dict[Any, Any] = {}
         """What this step shows, computed once (views, legal moves, messages' text):
         emptied at every step."""
-        self._bots: dict[int, Bot] = {
-            seat: make_bot(kind, random.Random(_SYSTEM.getrandbits(64)))
-            for seat, kind in enumerate(spec.bots)
-            if kind is not None
-        }
+        self.bot_time = bot_time or TimeControl()
+        """An external bot's time: each move's, and more for its first."""
+        self.forfeits: list[dict[str, Any]] = []
+        """The external bots that failed here: ``{"seat", "bot", "code", "message"}``."""
+        registered = external or {}
+        self._commands: dict[int, tuple[str, ...]] = {}
+        """The seats of external bots still playing, and their programs' command lines."""
+        self._external: dict[int, ExternalBot] = {}
+        """The external bots' programs started (at their seat's first decision)."""
+        self._bots: dict[int, Bot] = {}
+        for seat, name in enumerate(spec.bots):
+            if name is None:
+                continue
+            if name in registered and name not in BOTS:
+                self._commands[seat] = tuple(registered[name])
+                continue
+            kind = name
+            if name not in BOTS:  # a stored table whose bot this server does not know
+                LOG.warning(
+                    "table %s: seat %d's bot %r is not registered here: the default bot plays it",
+                    table_id,
+                    seat,
+                    name,
+                )
+                kind = spec.default_bot
+            self._bots[seat] = make_bot(kind, random.Random(_SYSTEM.getrandbits(64)))
         self._defaults: dict[int, Bot] = {
             seat: make_bot(spec.default_bot, random.Random(_SYSTEM.getrandbits(64)))
             for seat in range(spec.players)
@@ -299,8 +336,9 @@ class Table:
         next person's turn or the end, or ``limit`` more steps (a table of bots only;
         without it, bots that play past :data:`~gnoming_rules.play.loop.MOVE_LIMIT` moves
         are stuck). With ``default``, that seat's default bot makes the first move (the
-        seat's time ran out). The chance events due are drawn here; the bots' moves are
-        played in the pool."""
+        seat's time ran out). The chance events due are drawn here; the built-in bots'
+        moves are played in the pool, an external bot's asked in a thread
+        (:meth:`_ask_external`)."""
         steps = MOVE_LIMIT if limit is None else limit
         start = len(pending)
 
@@ -308,39 +346,125 @@ class Table:
             seat = None if before.is_chance else before.to_move
             pending.append((move, after, Step(step_to_entry(move), seat)))
 
-        if default is None:
-            state = play_out(self.ruleset, state, _SYSTEM, _nobody, hook=hook, limit=steps)
-            if state.is_over or state.is_chance or state.to_move not in self._bots:
-                return pending  # a person's turn, the end, or the limit reached
-        job = Job(
-            self._ruleset_key,
-            self.ruleset.sha256,
-            state,
-            self._bots,
-            steps - (len(pending) - start),
-            None if default is None else self._defaults[default],
+        def left() -> int:
+            return steps - (len(pending) - start)
+
+        while left() > 0:
+            if default is None:
+                state = play_out(self.ruleset, state, _SYSTEM, _nobody, hook=hook, limit=left())
+                if state.is_over or state.is_chance or left() <= 0:
+                    break  # the end, or the limit reached
+                if state.to_move in self._commands:
+                    state = await self._ask_external(state, state.to_move, pending)
+                    continue
+                if state.to_move not in self._bots:
+                    break  # a person's turn
+            job = Job(
+                self._ruleset_key,
+                self.ruleset.sha256,
+                state,
+                self._bots,
+                left(),
+                None if default is None else self._defaults[default],
+            )
+            played = await self.pool.run(job)
+            started = time.perf_counter()
+            self._bots = played.bots
+            made = zip(played.moves, played.entries, played.texts, strict=True)
+            for index, (move, entry, text) in enumerate(made):
+                after = apply(self.ruleset, state, move)  # microseconds: the worker chose
+                if index == 0 and default is not None:
+                    step = Step(entry, default, None, timed_out=True, text=text)
+                else:
+                    step = Step(entry, None if state.is_chance else state.to_move, text=text)
+                pending.append((move, after, step))
+                state = after
+            self.busy += time.perf_counter() - started
+            if default is not None and played.first is not None:
+                self._defaults[default] = played.first
+            default = None
+            if not played.moves:
+                break
+        stuck = not state.is_over and (
+            state.is_chance or state.to_move in self._bots or state.to_move in self._commands
         )
-        played = await self.pool.run(job)
-        started = time.perf_counter()
-        self._bots = played.bots
-        made = zip(played.moves, played.entries, played.texts, strict=True)
-        for index, (move, entry, text) in enumerate(made):
-            after = apply(self.ruleset, state, move)  # microseconds: the worker chose
-            if index == 0 and default is not None:
-                step = Step(entry, default, None, timed_out=True, text=text)
-            else:
-                step = Step(entry, None if state.is_chance else state.to_move, text=text)
-            pending.append((move, after, step))
-            state = after
-        self.busy += time.perf_counter() - started
-        if default is not None and played.first is not None:
-            self._defaults[default] = played.first
-        stuck = not state.is_over and (state.is_chance or state.to_move in self._bots)
         if limit is None and stuck:
             raise Refusal(
                 "bot-stuck", f"the bots did not reach a person's turn in {MOVE_LIMIT} moves"
             )
         return pending
+
+    async def _ask_external(self, state: State, seat: int, pending: Pending) -> State:
+        """The move of seat ``seat``'s external bot, added to ``pending``; the state after
+        it. A bot that fails forfeits the seat to the default bot (the state is then
+        returned as it was, for that bot to move)."""
+        view = observe(state, seat)
+        try:
+            bot = self._external.get(seat)
+            if bot is None:
+                bot = self._external[seat] = await asyncio.to_thread(self._launch, seat)
+            move = await asyncio.to_thread(bot.choose, self.ruleset, view)
+        except BotFailure as failure:
+            await self._forfeit(seat, failure)
+            return state
+        except (OSError, ValueError) as error:  # its pipes closed under it (the server closes)
+            await self._forfeit(seat, BotFailure("bot-crashed", f"seat {seat}: {error}", seat))
+            return state
+        after = apply(self.ruleset, state, move)
+        pending.append((move, after, Step(step_to_entry(move), seat)))
+        return after
+
+    def _launch(self, seat: int) -> ExternalBot:
+        hello = hello_message(
+            self.ruleset,
+            seat=seat,
+            names=self.spec.names,
+            seed=_SYSTEM.getrandbits(63),
+            time_control=self.bot_time,
+        )
+        return launch_bot(self._commands[seat], hello, seat=seat, time_control=self.bot_time)
+
+    async def _forfeit(self, seat: int, failure: BotFailure) -> None:
+        """Seat ``seat``'s external bot failed: end it, log it, and give the seat to the
+        table's default bot."""
+        label = self.spec.bots[seat]
+        LOG.warning(
+            "table %s: the external bot %r forfeits seat %d (%s: %s); the default bot %s "
+            "plays it from now on",
+            self.table_id,
+            label,
+            seat,
+            failure.code,
+            failure.message,
+            self.spec.default_bot,
+        )
+        self.forfeits.append(
+            {"seat": seat, "bot": label, "code": failure.code, "message": failure.message}
+        )
+        del self._commands[seat]
+        bot = self._external.pop(seat, None)
+        if bot is not None:
+            await asyncio.to_thread(bot.end, end_message(None, (), seat))
+        self._bots[seat] = make_bot(self.spec.default_bot, random.Random(_SYSTEM.getrandbits(64)))
+
+    async def close_bots(self) -> None:
+        """End the external bots' programs: told the result when the game is over, else
+        just killed (the server closes). One that is needed again is started again."""
+        bots = list(self._external.values())
+        self._external.clear()
+        if not bots:
+            return
+        state = self.state
+        message = end_message(state.totals, state.winners, None) if state.is_over else None
+
+        def end() -> None:
+            for bot in bots:
+                if message is None:
+                    bot.close()
+                else:
+                    bot.end(message)
+
+        await asyncio.to_thread(end)
 
     async def _commit(self, pending: Pending) -> None:
         """Store ``pending`` (one transaction), then take it in and tell the listeners.
@@ -349,6 +473,8 @@ class Table:
         if pending:
             steps = [step for _, _, step in pending]
             await self.store(self.table_id, self.steps, steps, lambda: self._take(pending))
+        if self.state.is_over and self._external:
+            await self.close_bots()
 
     def _take(self, pending: Pending) -> None:
         started = time.perf_counter()
@@ -411,4 +537,5 @@ class Table:
             "over": self.state.is_over,
             "totals": list(self.state.totals) if self.state.is_over else None,
             "timeouts": [{"round": t.round, "move": t.move, "seat": t.seat} for t in self.timeouts],
+            "forfeits": list(self.forfeits),
         }
