@@ -62,6 +62,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """A time in seconds, above 0 and at most an hour (a bot's time for a move)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600, got {value}")
+    return value
+
+
 def trust_option(parser: argparse.ArgumentParser) -> None:
     """``--trust-rulesets DIR`` (repeatable): folders whose ruleset files any record may
     name, besides those in its own folder (see docs/security.md)."""
@@ -75,4 +86,4 @@ def trust_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-__all__ = ["ArgsError", "Command", "Run", "positive", "trust_option"]
+__all__ = ["ArgsError", "Command", "Run", "positive", "seconds", "trust_option"]

@@ -11,7 +11,7 @@ from typing_extensions import TypedDict
 
 from ..core.errors import UsageError, one_line
 from ..extras import need
-from .command import Command
+from .command import Command, seconds
 from .output import Output, echo
 
 
@@ -46,7 +46,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-move-time",
-        type=_seconds,
+        type=seconds,
         default=5.0,
         metavar="SECONDS",
         help="an external bot's time for each move (default: 5; 10 more for its first)",
@@ -54,16 +54,6 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 
 _LABEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600, got {value}")
-    return value
 
 
 def registered_bots(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:

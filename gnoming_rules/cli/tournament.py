@@ -9,7 +9,7 @@ from typing import Any
 from typing_extensions import TypedDict
 
 from ..core.errors import UsageError
-from .command import ArgsError, Command, positive
+from .command import ArgsError, Command, positive, seconds
 from .output import Output, echo
 
 
@@ -67,16 +67,6 @@ class TournamentDocument(TypedDict):
     sprt: SprtDocument | None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 3600, got {value}")
-    return value
-
-
 def arguments(parser: argparse.ArgumentParser) -> None:
     from ..corpus.tournament import FORMATS
 
@@ -120,14 +110,14 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--move-time",
-        type=_seconds,
+        type=seconds,
         default=5.0,
         metavar="SECONDS",
         help="an external bot's time for each move (default: 5)",
     )
     parser.add_argument(
         "--startup-time",
-        type=_seconds,
+        type=seconds,
         default=10.0,
         metavar="SECONDS",
         help="more time for an external bot's first move (default: 10)",

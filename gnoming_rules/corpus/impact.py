@@ -42,7 +42,7 @@ from ..formats.record import AnyRecord, PublicRound, Round, read_record
 from ..formats.rulesets import load_ruleset
 from ..play.bot_spec import BotSpec, check_runnable, parse_bot
 from ..play.bots import default_names, make_bot
-from ..play.external import ExternalBot, TimeControl, end_message, hello_message, launch_bot
+from ..play.external import ExternalBot, TimeControl, end_message, launch_bot
 from ..play.loop import MOVE_LIMIT, Bot, play_out, seat_bots
 from ..referee.processes import in_processes
 from ..referee.resolver import RulesetResolver
@@ -136,15 +136,13 @@ def play_paired(
                 seats[seat] = shared[spec.label]
                 continue
             assert spec.command is not None
-            hello = hello_message(
+            seats[seat] = externals[seat] = launch_bot(
+                spec.command,
                 ruleset,
                 seat=seat,
                 names=names,
                 seed=_stream(seed, "bot", spec.label, seat).getrandbits(63),
                 time_control=timing,
-            )
-            seats[seat] = externals[seat] = launch_bot(
-                spec.command, hello, seat=seat, time_control=timing
             )
         state = play_out(
             ruleset,

@@ -40,7 +40,6 @@ from ..play.external import (
     ExternalBot,
     TimeControl,
     end_message,
-    hello_message,
     launch_bot,
 )
 from ..play.loop import Bot, play_out, seat_bots
@@ -202,15 +201,13 @@ def play_game(tournament: Tournament, rules: Ruleset, game: Game) -> GameResult:
                 seats[seat] = make_bot(spec.builtin, _stream(seed, "bot", game.rotation, seat))
                 continue
             assert spec.command is not None
-            hello = hello_message(
+            externals[seat] = launch_bot(
+                spec.command,
                 rules,
                 seat=seat,
                 names=names,
                 seed=_stream(seed, "bot", game.rotation, seat).getrandbits(63),
                 time_control=tournament.time_control,
-            )
-            externals[seat] = launch_bot(
-                spec.command, hello, seat=seat, time_control=tournament.time_control
             )
             seats[seat] = externals[seat]
         play_out(

@@ -253,14 +253,20 @@ class ExternalBot:
 
 def launch_bot(
     command: Sequence[str],
-    hello: Mapping[str, Any],
+    ruleset: Ruleset,
     *,
     seat: int,
+    names: Sequence[str],
+    seed: int,
     time_control: TimeControl,
     cwd: str | Path | None = None,
 ) -> ExternalBot:
-    """Start ``command`` in a process group of its own, send it ``hello``; the bot's
-    standard error is discarded. ``bot-crashed`` when the program cannot be started."""
+    """Start ``command`` in a process group of its own and say hello to it
+    (:func:`hello_message`: the rules, the table's ``names``, its ``seat``, ``seed`` and
+    ``time_control``); the bot's standard error is discarded. ``bot-crashed`` when the
+    program cannot be started. The one way the tournament, ``gnoming impact`` and a
+    server's seats start an external bot."""
+    hello = hello_message(ruleset, seat=seat, names=names, seed=seed, time_control=time_control)
     try:
         process = subprocess.Popen(
             list(command),

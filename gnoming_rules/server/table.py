@@ -60,7 +60,7 @@ from ..core.ruleset import Ruleset
 from ..core.state import State
 from ..formats.record import Record
 from ..play.bots import BOTS, make_bot
-from ..play.external import ExternalBot, TimeControl, end_message, hello_message, launch_bot
+from ..play.external import ExternalBot, TimeControl, end_message, launch_bot
 from ..play.loop import MOVE_LIMIT, Bot, play_out
 from ..play.observation import Observation, held_is_hidden, observe, stand_in
 from ..play.recorder import Recorder
@@ -415,14 +415,14 @@ class Table:
         return after
 
     def _launch(self, seat: int) -> ExternalBot:
-        hello = hello_message(
+        return launch_bot(
+            self._commands[seat],
             self.ruleset,
             seat=seat,
             names=self.spec.names,
             seed=_SYSTEM.getrandbits(63),
             time_control=self.bot_time,
         )
-        return launch_bot(self._commands[seat], hello, seat=seat, time_control=self.bot_time)
 
     async def _forfeit(self, seat: int, failure: BotFailure) -> None:
         """Seat ``seat``'s external bot failed: end it, log it, and give the seat to the
