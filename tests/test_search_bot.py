@@ -133,7 +133,7 @@ def test_the_registry_names_every_bot_and_the_cli_offers_them() -> None:
     assert all(parse_bot(name).builtin == name for name in BOTS)
     assert isinstance(make_bot("search", random.Random(1)), SearchBot)
     with pytest.raises(ValueError, match="random, greedy, search, ismcts"):
-        make_bot("clever", random.Random(1))  # type: ignore[arg-type]
+        make_bot("clever", random.Random(1))
 
 
 def test_gnoming_play_and_impact_take_the_search_bot(
